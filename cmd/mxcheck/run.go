@@ -1,0 +1,338 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mxcheck/mxcheck/explore"
+	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/specs"
+)
+
+// Exit codes.
+const (
+	exitOK         = 0
+	exitViolated   = 1
+	exitUsage      = 2
+	exitIncomplete = 3
+)
+
+const usage = `mxcheck: a model checker for mutual exclusion over dynamic message passing
+
+usage:
+  mxcheck list                  list the specs and their flags
+  mxcheck check SPEC [flags]    explore every behaviour of one configuration
+  mxcheck replay FILE           re-run a stored counterexample (ITF JSON)
+  mxcheck COMMAND --help        flags of a command
+
+exit codes: 0 verified / reproduced, 1 violated / not reproduced,
+            2 bad usage or input, 3 incomplete (a limit stopped the search)
+`
+
+// usageError is bad input: one line on stderr, exit 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// run is the whole command line: it returns the exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	code, err := dispatch(args, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "mxcheck: %v\n", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return exitUsage
+		}
+		return exitUsage
+	}
+	return code
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) (int, error) {
+	if len(args) == 0 {
+		io.WriteString(stderr, usage)
+		return exitUsage, nil
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		_, err := io.WriteString(stdout, usage)
+		return exitOK, err
+	case "list":
+		return cmdList(args[1:], stdout)
+	case "check":
+		return cmdCheck(args[1:], stdout, stderr)
+	case "replay":
+		return cmdReplay(args[1:], stdout)
+	}
+	return exitUsage, usagef("unknown command %q (want list, check or replay; see mxcheck --help)", args[0])
+}
+
+// parse parses fs, turning pflag's errors into one-line usage errors. It
+// reports help=true when --help was asked for (usage is then printed).
+func parse(fs *pflag.FlagSet, args []string, stdout io.Writer, head string) (help bool, err error) {
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprintf(stdout, "%s\n\nflags:\n%s", head, fs.FlagUsages())
+			return true, nil
+		}
+		return false, usageError{err.Error()}
+	}
+	return false, nil
+}
+
+func cmdList(args []string, stdout io.Writer) (int, error) {
+	fs := pflag.NewFlagSet("list", pflag.ContinueOnError)
+	if help, err := parse(fs, args, stdout, "usage: mxcheck list"); help || err != nil {
+		return exitOK, err
+	}
+	if fs.NArg() > 0 {
+		return exitUsage, usagef("list takes no arguments")
+	}
+	var b strings.Builder
+	for _, s := range specs.All() {
+		fmt.Fprintf(&b, "%s\t%s\n", s.Name, s.Summary)
+		for _, p := range s.Params {
+			def := p.Default
+			if def == "" {
+				def = `""`
+			}
+			fmt.Fprintf(&b, "    --%-12s %s (default %s)\n", p.Name, p.Usage, def)
+		}
+	}
+	_, err := io.WriteString(stdout, b.String())
+	return exitOK, err
+}
+
+// checkFlags are the flags every spec shares.
+type checkFlags struct {
+	strategy   string
+	maxStates  int
+	maxDepth   int
+	timeout    time.Duration
+	memory     int
+	noDeadlock bool
+	cont       bool
+	json       bool
+	traceOut   string
+	quiet      bool
+}
+
+func (f *checkFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.strategy, "strategy", "bfs", "search order: bfs (shortest counterexamples) or dfs")
+	fs.IntVar(&f.maxStates, "max-states", 0, "stop after this many distinct states (0: no limit)")
+	fs.IntVar(&f.maxDepth, "max-depth", 0, "do not expand states at this depth (0: no limit)")
+	fs.DurationVar(&f.timeout, "timeout", 0, "stop after this long, e.g. 30s or 10m (0: no limit)")
+	fs.IntVar(&f.memory, "memory", 0, "stop when the heap exceeds this many MiB (0: no limit)")
+	fs.BoolVar(&f.noDeadlock, "no-deadlock", false, "do not check deadlock freedom")
+	fs.BoolVar(&f.cont, "continue", false, "keep searching after a violation to check every property")
+	fs.BoolVar(&f.json, "json", false, "print the full result as JSON")
+	fs.StringVar(&f.traceOut, "trace-out", "", "write the counterexample to this file (ITF JSON, for replay)")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
+}
+
+func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
+	if len(args) == 0 {
+		return exitUsage, usagef("check needs a spec name: mxcheck check SPEC [flags] (see mxcheck list)")
+	}
+	if args[0] == "-h" || args[0] == "--help" {
+		fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+		new(checkFlags).register(fs)
+		fmt.Fprintf(stdout, "usage: mxcheck check SPEC [flags]\n\nspecs: %s (mxcheck list shows their flags)\n\nflags:\n%s", specNames(), fs.FlagUsages())
+		return exitOK, nil
+	}
+	spec := specs.Lookup(args[0])
+	if spec == nil {
+		return exitUsage, usagef("unknown spec %q (known: %s)", args[0], specNames())
+	}
+	fs := pflag.NewFlagSet("check "+spec.Name, pflag.ContinueOnError)
+	var cf checkFlags
+	cf.register(fs)
+	getters, err := specFlags(fs, spec)
+	if err != nil {
+		return exitUsage, err
+	}
+	if help, err := parse(fs, args[1:], stdout, "usage: mxcheck check "+spec.Name+" [flags]\n\n"+spec.Summary); help || err != nil {
+		return exitOK, err
+	}
+	if fs.NArg() > 0 {
+		return exitUsage, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	values := model.Values{}
+	for name, get := range getters {
+		values[name] = get()
+	}
+	sys, err := spec.Build(values)
+	if err != nil {
+		return exitUsage, usageError{err.Error()}
+	}
+	opt := explore.Options{
+		MaxStates:  cf.maxStates,
+		MaxDepth:   cf.maxDepth,
+		Timeout:    cf.timeout,
+		MemoryMB:   cf.memory,
+		NoDeadlock: cf.noDeadlock,
+		Continue:   cf.cont,
+	}
+	switch cf.strategy {
+	case "bfs":
+	case "dfs":
+		opt.Strategy = explore.DFS
+	default:
+		return exitUsage, usagef("--strategy: unknown strategy %q (want bfs or dfs)", cf.strategy)
+	}
+	if !cf.quiet && isTerminal(stderr) {
+		opt.Progress = stderr
+	}
+	chk, err := explore.New(sys, opt)
+	if err != nil {
+		return exitUsage, usageError{err.Error()}
+	}
+	header := fmt.Sprintf("checking %s %s (%s)", spec.Name, strings.Join(values.Flags(nil), " "), opt.Strategy)
+	res := chk.Run()
+	if cf.traceOut != "" {
+		if err := writeTrace(cf.traceOut, spec, values, res); err != nil {
+			fmt.Fprintf(stderr, "mxcheck: %v\n", err)
+			return exitUsage, nil
+		}
+	}
+	if cf.json {
+		err = explore.WriteJSON(stdout, res)
+	} else {
+		if _, err = fmt.Fprintln(stdout, header); err == nil {
+			err = explore.WriteText(stdout, res)
+		}
+	}
+	if err != nil {
+		return exitUsage, err
+	}
+	switch res.Verdict {
+	case explore.Violated:
+		return exitViolated, nil
+	case explore.Incomplete:
+		return exitIncomplete, nil
+	}
+	return exitOK, nil
+}
+
+// specFlags registers a flag per spec parameter and returns, per name, a
+// function reading its value as text.
+func specFlags(fs *pflag.FlagSet, spec *model.Spec) (map[string]func() string, error) {
+	get := map[string]func() string{}
+	for _, p := range spec.Params {
+		if fs.Lookup(p.Name) != nil {
+			return nil, fmt.Errorf("spec %s: parameter --%s clashes with a checker flag", spec.Name, p.Name)
+		}
+		switch p.Kind {
+		case model.IntParam:
+			def, err := strconv.Atoi(p.Default)
+			if err != nil {
+				return nil, fmt.Errorf("spec %s: default of --%s is not an integer", spec.Name, p.Name)
+			}
+			v := fs.Int(p.Name, def, p.Usage)
+			get[p.Name] = func() string { return strconv.Itoa(*v) }
+		case model.BoolParam:
+			v := fs.Bool(p.Name, p.Default == "true", p.Usage)
+			get[p.Name] = func() string { return strconv.FormatBool(*v) }
+		default:
+			v := fs.String(p.Name, p.Default, p.Usage)
+			get[p.Name] = func() string { return *v }
+		}
+	}
+	return get, nil
+}
+
+func writeTrace(path string, spec *model.Spec, values model.Values, res *explore.Result) error {
+	if len(res.Violations) == 0 {
+		return fmt.Errorf("--trace-out %s: no violation, so no trace was written", path)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--trace-out: %v", err)
+	}
+	err = explore.NewITF(spec.Name, values, res.Violations[0]).Write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("--trace-out %s: %v", path, err)
+	}
+	return nil
+}
+
+func cmdReplay(args []string, stdout io.Writer) (int, error) {
+	fs := pflag.NewFlagSet("replay", pflag.ContinueOnError)
+	if help, err := parse(fs, args, stdout, "usage: mxcheck replay FILE\n\nRe-runs a stored counterexample step by step against the current model.\nExit 0: it still ends in the same violation; 1: it diverges or no longer violates; 2: bad file."); help || err != nil {
+		return exitOK, err
+	}
+	if fs.NArg() != 1 {
+		return exitUsage, usagef("replay needs exactly one trace file")
+	}
+	path := fs.Arg(0)
+	res, err := replayFile(path)
+	if err != nil {
+		return exitUsage, usagef("replay %s: %v", path, err)
+	}
+	if !res.Reproduced {
+		fmt.Fprintf(stdout, "NOT REPRODUCED %s: %s\n", path, res.Reason)
+		return exitViolated, nil
+	}
+	fmt.Fprintf(stdout, "reproduced %s: %d steps, still violates the stored property\n", path, res.Steps)
+	return exitOK, nil
+}
+
+// replayFile reads, rebuilds and replays one stored trace. An error means the
+// file is malformed or names an unknown spec or configuration.
+func replayFile(path string) (explore.ReplayResult, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return explore.ReplayResult{}, errors.New("cannot open the file")
+	}
+	defer f.Close()
+	t, err := explore.ReadITF(f)
+	if err != nil {
+		return explore.ReplayResult{}, err
+	}
+	spec := specs.Lookup(t.Meta.Spec)
+	if spec == nil {
+		return explore.ReplayResult{}, fmt.Errorf("unknown spec %q", t.Meta.Spec)
+	}
+	values, err := spec.Normalize(t.Meta.Params)
+	if err != nil {
+		return explore.ReplayResult{}, err
+	}
+	sys, err := spec.Build(values)
+	if err != nil {
+		return explore.ReplayResult{}, err
+	}
+	return explore.Replay(sys, t), nil
+}
+
+func specNames() string {
+	var names []string
+	for _, s := range specs.All() {
+		names = append(names, s.Name)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,134 @@
+package explore
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+)
+
+// ITFMeta is the metadata mxcheck stores in an ITF trace's "#meta": enough
+// to rebuild the configuration and re-check the violation.
+type ITFMeta struct {
+	Format      string            `json:"format"`
+	Description string            `json:"format-description"`
+	Source      string            `json:"source"`
+	Spec        string            `json:"spec"`
+	Params      map[string]string `json:"params"`
+	Property    string            `json:"property"`
+	Kind        string            `json:"kind"`
+	Length      int               `json:"length"`
+}
+
+// ITFTrace is a trace in the Informal Trace Format
+// (https://apalache-mc.org/docs/adr/015adr-trace.html).
+type ITFTrace struct {
+	Meta   ITFMeta          `json:"#meta"`
+	Vars   []string         `json:"vars"`
+	States []map[string]any `json:"states"`
+}
+
+// NewITF builds the ITF trace of violation v of spec (with its parameters).
+func NewITF(spec string, params map[string]string, v Violation) *ITFTrace {
+	t := &ITFTrace{Meta: ITFMeta{
+		Format:      "ITF",
+		Description: "https://apalache-mc.org/docs/adr/015adr-trace.html",
+		Source:      "mxcheck",
+		Spec:        spec,
+		Params:      params,
+		Property:    v.Property,
+		Kind:        v.Kind,
+		Length:      v.Trace.Len(),
+	}}
+	for i, s := range v.Trace.Steps {
+		st := map[string]any{}
+		for k, x := range s.State {
+			st[k] = x
+		}
+		meta := map[string]any{"index": i}
+		if i > 0 {
+			meta["step"] = s.Label
+			meta["kind"] = s.Kind
+		}
+		st["#meta"] = meta
+		t.States = append(t.States, st)
+		if i == 0 {
+			for k := range s.State {
+				t.Vars = append(t.Vars, k)
+			}
+			sort.Strings(t.Vars)
+		}
+	}
+	return t
+}
+
+// Write renders t as indented JSON.
+func (t *ITFTrace) Write(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(t)
+}
+
+// ReadITF parses an ITF trace written by mxcheck. The error says in one line
+// what is malformed.
+func ReadITF(r io.Reader) (*ITFTrace, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var t ITFTrace
+	if err := dec.Decode(&t); err != nil {
+		return nil, fmt.Errorf("not an ITF trace: %v", err)
+	}
+	switch {
+	case t.Meta.Source != "mxcheck":
+		return nil, errors.New(`not an mxcheck trace: "#meta" lacks "source": "mxcheck"`)
+	case t.Meta.Spec == "":
+		return nil, errors.New(`trace names no spec in "#meta"`)
+	case t.Meta.Property == "":
+		return nil, errors.New(`trace names no violated property in "#meta"`)
+	case t.Meta.Kind != "invariant" && t.Meta.Kind != "deadlock":
+		return nil, fmt.Errorf("trace has unknown violation kind %q", t.Meta.Kind)
+	case len(t.States) == 0:
+		return nil, errors.New("trace has no states")
+	}
+	for i, s := range t.States {
+		m, ok := s["#meta"].(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("state %d has no \"#meta\"", i)
+		}
+		if i > 0 {
+			if _, ok := m["step"].(string); !ok {
+				return nil, fmt.Errorf("state %d does not name the step that led to it", i)
+			}
+		}
+	}
+	return &t, nil
+}
+
+// stepLabel is the step stored in state i's metadata.
+func (t *ITFTrace) stepLabel(i int) string {
+	m, _ := t.States[i]["#meta"].(map[string]any)
+	s, _ := m["step"].(string)
+	return s
+}
+
+// canonical renders an ITF state without its metadata as canonical JSON,
+// so stored and recomputed states compare byte for byte.
+func canonical(s map[string]any) string {
+	c := make(map[string]any, len(s))
+	for k, v := range s {
+		if k != "#meta" {
+			c[k] = v
+		}
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return "unencodable: " + err.Error()
+	}
+	return string(b)
+}

@@ -1,0 +1,74 @@
+package explore
+
+import (
+	"errors"
+	"io"
+	"time"
+)
+
+// Strategy is the order in which states are explored.
+type Strategy uint8
+
+const (
+	// BFS explores by increasing depth; its counterexamples are shortest.
+	BFS Strategy = iota
+	// DFS explores depth-first; its frontier is usually smaller.
+	DFS
+)
+
+// String renders the strategy as "bfs" or "dfs".
+func (s Strategy) String() string {
+	if s == DFS {
+		return "dfs"
+	}
+	return "bfs"
+}
+
+// Options configures a search. The zero value means: BFS, no limits,
+// invariants and deadlock checked, stop at the first violation, no progress
+// output.
+type Options struct {
+	// Strategy is BFS or DFS.
+	Strategy Strategy
+	// MaxStates stops the search once this many distinct states are known
+	// (0: no limit). The verdict is then Incomplete unless a property was
+	// already violated.
+	MaxStates int
+	// MaxDepth leaves states at this depth unexpanded (0: no limit); the
+	// initial states have depth 0. Incomplete if anything was cut off.
+	MaxDepth int
+	// Timeout stops the search after this much wall-clock time (0: none).
+	Timeout time.Duration
+	// MemoryMB stops the search when the Go heap exceeds this many MiB
+	// (0: no limit).
+	MemoryMB int
+	// NoDeadlock turns deadlock detection off.
+	NoDeadlock bool
+	// Continue keeps searching after a violation, to find the first
+	// (shortest, under BFS) violation of every property.
+	Continue bool
+	// Progress receives a progress line every ProgressEvery; nil for none.
+	Progress io.Writer
+	// ProgressEvery is the progress interval; 0 means 3 seconds.
+	ProgressEvery time.Duration
+}
+
+// validate checks o once; the error is one line.
+func (o *Options) validate() error {
+	switch {
+	case o.Strategy > DFS:
+		return errors.New("unknown search strategy")
+	case o.MaxStates < 0:
+		return errors.New("max-states must not be negative")
+	case o.MaxDepth < 0:
+		return errors.New("max-depth must not be negative")
+	case o.Timeout < 0:
+		return errors.New("timeout must not be negative")
+	case o.MemoryMB < 0:
+		return errors.New("memory must not be negative")
+	}
+	if o.ProgressEvery == 0 {
+		o.ProgressEvery = 3 * time.Second
+	}
+	return nil
+}

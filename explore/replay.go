@@ -1,0 +1,93 @@
+package explore
+
+import (
+	"fmt"
+
+	"github.com/mxcheck/mxcheck/model"
+)
+
+// ReplayResult says whether a stored trace still executes step by step in the
+// current model and still ends in the same violation.
+type ReplayResult struct {
+	// Reproduced is true when every step matched and the last state still
+	// violates the stored property.
+	Reproduced bool
+	// Steps is the number of steps that matched.
+	Steps int
+	// Reason explains a failure in one line.
+	Reason string
+}
+
+// Replay re-runs trace t against sys: the first state must be an initial
+// state; each later state must be reached from the previous one by an
+// enabled step with the stored label; and the last state must violate the
+// stored property (an invariant, or deadlock freedom).
+func Replay(sys model.System, t *ITFTrace) ReplayResult {
+	desc, ok := sys.(model.Describer)
+	if !ok {
+		return ReplayResult{Reason: "the system cannot describe its states"}
+	}
+	var cur model.State
+	for _, s := range sys.Init() {
+		if canonical(desc.ITF(s)) == canonical(t.States[0]) {
+			cur = sys.Clone(s)
+			break
+		}
+	}
+	if cur == nil {
+		return ReplayResult{Reason: "the first state is not an initial state of the current model"}
+	}
+	for i := 1; i < len(t.States); i++ {
+		want, label := canonical(t.States[i]), t.stepLabel(i)
+		var next model.State
+		sys.Successors(cur, func(tr model.Transition, n model.State) bool {
+			if desc.DescribeStep(cur, tr) == label && canonical(desc.ITF(n)) == want {
+				next = sys.Clone(n)
+				return false
+			}
+			return true
+		})
+		if next == nil {
+			return ReplayResult{Steps: i - 1, Reason: fmt.Sprintf("diverged at step %d: %q is not enabled or leads elsewhere", i, label)}
+		}
+		cur = next
+	}
+	n := len(t.States) - 1
+	switch t.Meta.Kind {
+	case "deadlock":
+		if deadlocked(sys, cur) {
+			return ReplayResult{Reproduced: true, Steps: n}
+		}
+		return ReplayResult{Steps: n, Reason: "the last state is no longer a deadlock"}
+	default:
+		for _, iv := range sys.Invariants() {
+			if iv.Name != t.Meta.Property {
+				continue
+			}
+			if !iv.Holds(cur) {
+				return ReplayResult{Reproduced: true, Steps: n}
+			}
+			return ReplayResult{Steps: n, Reason: fmt.Sprintf("the last state no longer violates %s", iv.Name)}
+		}
+		return ReplayResult{Steps: n, Reason: fmt.Sprintf("the model has no invariant %q", t.Meta.Property)}
+	}
+}
+
+// deadlocked reports whether s has pending work and no step but stutters and
+// adversary moves.
+func deadlocked(sys model.System, s model.State) bool {
+	w, ok := sys.(model.Worker)
+	if !ok || !w.Pending(s) {
+		return false
+	}
+	self := string(sys.AppendKey(nil, s))
+	stuck := true
+	sys.Successors(s, func(t model.Transition, next model.State) bool {
+		if t.Kind != model.AdversaryStep && string(sys.AppendKey(nil, next)) != self {
+			stuck = false
+			return false
+		}
+		return true
+	})
+	return stuck
+}

@@ -1,0 +1,131 @@
+package explore
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Verdict is the outcome of a search.
+type Verdict uint8
+
+const (
+	// Verified: the search finished and every property holds.
+	Verified Verdict = iota
+	// Violated: some property fails; see Result.Violations.
+	Violated
+	// Incomplete: a limit stopped the search first.
+	Incomplete
+)
+
+// String renders the verdict as "verified", "violated" or "incomplete".
+func (v Verdict) String() string {
+	switch v {
+	case Verified:
+		return "verified"
+	case Violated:
+		return "violated"
+	}
+	return "incomplete"
+}
+
+// MarshalText renders the verdict for JSON.
+func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// Deadlock is the property name of deadlock freedom.
+const Deadlock = "no-deadlock"
+
+// Status is what the search established about one property.
+type Status string
+
+const (
+	// Holds: no reachable state violates the property.
+	Holds Status = "holds"
+	// Fails: a reachable state violates it.
+	Fails Status = "violated"
+	// Unknown: the search stopped before it could tell.
+	Unknown Status = "unknown"
+)
+
+// PropertyResult is the status of one property.
+type PropertyResult struct {
+	Name   string `json:"name"`
+	Status Status `json:"status"`
+}
+
+// Violation is a property that fails, with the shortest trace found to it.
+type Violation struct {
+	// Property is the violated property's name (Deadlock for deadlocks).
+	Property string `json:"property"`
+	// Kind is "invariant" or "deadlock".
+	Kind string `json:"kind"`
+	// Trace leads from an initial state to the violating state.
+	Trace Trace `json:"trace"`
+}
+
+// Trace is a path through the state space. Steps[0] is the initial state.
+type Trace struct {
+	Steps []TraceStep `json:"steps"`
+	// Initial renders the first state in full.
+	Initial []string `json:"initial"`
+	// Final renders the last state in full.
+	Final []string `json:"final"`
+}
+
+// Len is the number of transitions in the trace.
+func (t Trace) Len() int { return len(t.Steps) - 1 }
+
+// TraceStep is one state of a trace and the step that led to it.
+type TraceStep struct {
+	// Label names the step into this state ("" for the initial state).
+	Label string `json:"label,omitempty"`
+	// Kind is "node", "env" or "adversary" ("" for the initial state).
+	Kind string `json:"kind,omitempty"`
+	// Changes lists what the step changed.
+	Changes []string `json:"changes,omitempty"`
+	// State is the state in Informal Trace Format variables.
+	State map[string]any `json:"state"`
+}
+
+// Stats are the figures of a search. Elapsed and Rate depend on the machine;
+// the counts are deterministic.
+type Stats struct {
+	// Distinct is the number of distinct states found.
+	Distinct int64 `json:"distinct"`
+	// Transitions is the number of transitions generated.
+	Transitions int64 `json:"transitions"`
+	// Depth is the greatest depth reached (initial states have depth 0).
+	Depth int `json:"depth"`
+	// Elapsed is the wall-clock time of the search.
+	Elapsed time.Duration `json:"elapsed_ns"`
+	// Rate is distinct states per second.
+	Rate float64 `json:"states_per_second"`
+	// SeenBytes is the memory of the seen-set and parent links.
+	SeenBytes int64 `json:"seen_bytes"`
+	// BytesPerState is SeenBytes / Distinct.
+	BytesPerState float64 `json:"bytes_per_state"`
+	// Collision is the probability that two distinct states shared a
+	// fingerprint, n(n-1)/2^65 for n distinct states, as TLC reports.
+	Collision float64 `json:"collision_probability"`
+}
+
+// Result is the outcome of a search, as data; render it with WriteText or
+// WriteJSON.
+type Result struct {
+	Verdict    Verdict          `json:"verdict"`
+	Strategy   string           `json:"strategy"`
+	Properties []PropertyResult `json:"properties"`
+	// Violations holds one entry per violated property, in the order found.
+	Violations []Violation `json:"violations,omitempty"`
+	// Limit names the limit that stopped an incomplete search.
+	Limit string `json:"limit,omitempty"`
+	Stats Stats  `json:"stats"`
+}
+
+// MarshalJSON keeps Elapsed readable.
+func (s Stats) MarshalJSON() ([]byte, error) {
+	type plain Stats
+	return json.Marshal(struct {
+		plain
+		Seconds float64 `json:"seconds"`
+	}{plain(s), s.Elapsed.Seconds()})
+}

@@ -1,0 +1,339 @@
+package explore
+
+import (
+	"fmt"
+	"math"
+	"runtime/metrics"
+	"time"
+
+	"github.com/mxcheck/mxcheck/model"
+)
+
+// Checker runs searches over one System with one set of Options.
+type Checker struct {
+	sys    model.System
+	opt    Options
+	inv    []model.Invariant
+	worker model.Worker
+	desc   model.Describer
+}
+
+// New validates opt against sys and returns a Checker.
+func New(sys model.System, opt Options) (*Checker, error) {
+	if sys == nil {
+		return nil, fmt.Errorf("no system to check")
+	}
+	if err := opt.validate(); err != nil {
+		return nil, err
+	}
+	c := &Checker{sys: sys, opt: opt, inv: sys.Invariants()}
+	if w, ok := sys.(model.Worker); ok && !opt.NoDeadlock {
+		c.worker = w
+	}
+	c.desc, _ = sys.(model.Describer)
+	return c, nil
+}
+
+// noParent marks an initial state's parent link.
+const noParent = ^uint32(0)
+
+// link is a state's parent link: the parent's id and the ordinal of the
+// transition (among all the parent's successors) that reached it. For an
+// initial state, idx is its index among the initial states.
+type link struct{ parent, idx uint32 }
+
+const linkChunk = 1 << 16
+
+// found is the first violation of one property.
+type found struct {
+	prop, kind string
+	id         uint32
+}
+
+// search is the state of one run.
+type search struct {
+	c        *Checker
+	seen     *seenSet
+	links    [][]link
+	n        uint32 // distinct states so far
+	trans    int64
+	depth    int
+	found    []found
+	violated map[string]bool
+	stop     bool
+	limit    string
+	start    time.Time
+	deadline time.Time
+	lastTick time.Time
+	ticks    int
+	queue    func() int
+	key      []byte
+	keyS     []byte
+	memCheck []metrics.Sample
+}
+
+func (c *Checker) newSearch() *search {
+	s := &search{c: c, seen: newSeenSet(), violated: map[string]bool{}, start: time.Now()}
+	s.lastTick = s.start
+	if c.opt.Timeout > 0 {
+		s.deadline = s.start.Add(c.opt.Timeout)
+	}
+	if c.opt.MemoryMB > 0 {
+		s.memCheck = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	}
+	return s
+}
+
+func (s *search) addLink(l link) uint32 {
+	id := s.n
+	if int(id/linkChunk) == len(s.links) {
+		s.links = append(s.links, make([]link, 0, linkChunk))
+	}
+	s.links[id/linkChunk] = append(s.links[id/linkChunk], l)
+	s.n++
+	return id
+}
+
+func (s *search) linkOf(id uint32) link { return s.links[id/linkChunk][id%linkChunk] }
+
+// discover records state st reached by link l. It reports whether the state
+// is new; when it is, its invariants are checked and limits applied.
+func (s *search) discover(l link, st model.State, depth int) (uint32, bool) {
+	s.key = s.c.sys.AppendKey(s.key[:0], st)
+	if !s.seen.insert(model.Fingerprint(s.key)) {
+		return 0, false
+	}
+	id := s.addLink(l)
+	if depth > s.depth {
+		s.depth = depth
+	}
+	for _, iv := range s.c.inv {
+		if s.violated[iv.Name] {
+			continue
+		}
+		if !iv.Holds(st) {
+			s.record(iv.Name, "invariant", id)
+		}
+	}
+	if s.c.opt.MaxStates > 0 && int(s.n) >= s.c.opt.MaxStates && !s.stop {
+		s.halt("max-states")
+	}
+	return id, true
+}
+
+// record notes the first violation of prop at state id.
+func (s *search) record(prop, kind string, id uint32) {
+	s.violated[prop] = true
+	s.found = append(s.found, found{prop, kind, id})
+	if !s.c.opt.Continue || len(s.violated) == s.propertyCount() {
+		s.stop = true
+	}
+}
+
+func (s *search) propertyCount() int {
+	n := len(s.c.inv)
+	if s.c.worker != nil {
+		n++
+	}
+	return n
+}
+
+// halt stops the search because a limit was reached.
+func (s *search) halt(limit string) {
+	s.stop = true
+	if s.limit == "" {
+		s.limit = limit
+	}
+}
+
+// expand generates the successors of st (id, at depth) and hands each new
+// one to keep, unless the depth bound cuts it off. It then checks st for
+// deadlock: pending work and no step but stutters and adversary moves.
+func (s *search) expand(id uint32, st model.State, depth int, keep func(next model.State, id uint32)) {
+	s.tick()
+	if s.stop {
+		return
+	}
+	cut := s.c.opt.MaxDepth > 0 && depth >= s.c.opt.MaxDepth
+	checkDeadlock := s.c.worker != nil && !s.violated[Deadlock]
+	progress := false
+	if checkDeadlock {
+		s.keyS = s.c.sys.AppendKey(s.keyS[:0], st)
+	}
+	var ord uint32
+	s.c.sys.Successors(st, func(t model.Transition, next model.State) bool {
+		idx := ord
+		ord++
+		s.trans++
+		if checkDeadlock && !progress && t.Kind != model.AdversaryStep {
+			s.key = s.c.sys.AppendKey(s.key[:0], next)
+			progress = string(s.key) != string(s.keyS)
+		}
+		if cut {
+			// A depth cut leaves the search running but incomplete.
+			if s.limit == "" {
+				s.limit = "max-depth"
+			}
+			return true
+		}
+		nid, isNew := s.discover(link{id, idx}, next, depth+1)
+		if isNew {
+			keep(next, nid)
+		}
+		return !s.stop
+	})
+	if checkDeadlock && !progress && !s.stop && s.c.worker.Pending(st) {
+		s.record(Deadlock, "deadlock", id)
+	}
+}
+
+// tick applies the time and memory limits and prints progress.
+func (s *search) tick() {
+	s.ticks++
+	if s.ticks&255 != 0 {
+		return
+	}
+	now := time.Now()
+	if !s.deadline.IsZero() && now.After(s.deadline) {
+		s.halt("timeout")
+	}
+	if s.memCheck != nil && s.ticks&(1<<14-1) == 0 {
+		metrics.Read(s.memCheck)
+		if s.memCheck[0].Value.Uint64() > uint64(s.c.opt.MemoryMB)<<20 {
+			s.halt("memory")
+		}
+	}
+	if w := s.c.opt.Progress; w != nil && now.Sub(s.lastTick) >= s.c.opt.ProgressEvery {
+		s.lastTick = now
+		el := now.Sub(s.start).Seconds()
+		q := 0
+		if s.queue != nil {
+			q = s.queue()
+		}
+		fmt.Fprintf(w, "mxcheck: %6.1fs  transitions=%d distinct=%d queue=%d depth=%d states/s=%.0f\n",
+			el, s.trans, s.n, q, s.depth, float64(s.n)/el)
+	}
+}
+
+// result assembles the Result, rebuilding the trace of each violation.
+func (s *search) result() *Result {
+	el := time.Since(s.start)
+	r := &Result{Strategy: s.c.opt.Strategy.String(), Limit: s.limit}
+	switch {
+	case len(s.found) > 0:
+		r.Verdict = Violated
+	case s.limit != "":
+		r.Verdict = Incomplete
+	default:
+		r.Verdict = Verified
+	}
+	complete := s.limit == "" && (len(s.found) == 0 || s.c.opt.Continue)
+	names := make([]string, 0, len(s.c.inv)+1)
+	for _, iv := range s.c.inv {
+		names = append(names, iv.Name)
+	}
+	if s.c.worker != nil {
+		names = append(names, Deadlock)
+	}
+	for _, n := range names {
+		st := Unknown
+		switch {
+		case s.violated[n]:
+			st = Fails
+		case complete:
+			st = Holds
+		}
+		r.Properties = append(r.Properties, PropertyResult{Name: n, Status: st})
+	}
+	for _, f := range s.found {
+		r.Violations = append(r.Violations, Violation{Property: f.prop, Kind: f.kind, Trace: s.trace(f.id)})
+	}
+	var lb int64
+	for _, ch := range s.links {
+		lb += int64(cap(ch)) * 8
+	}
+	n := float64(s.n)
+	r.Stats = Stats{
+		Distinct:    int64(s.n),
+		Transitions: s.trans,
+		Depth:       s.depth,
+		Elapsed:     el,
+		SeenBytes:   s.seen.bytes() + lb,
+		Collision:   n * (n - 1) / math.Exp2(65),
+	}
+	if el > 0 {
+		r.Stats.Rate = n / el.Seconds()
+	}
+	if s.n > 0 {
+		r.Stats.BytesPerState = float64(r.Stats.SeenBytes) / n
+	}
+	return r
+}
+
+// path returns the link ordinals from an initial state to id.
+func (s *search) path(id uint32) []uint32 {
+	var rev []uint32
+	for {
+		l := s.linkOf(id)
+		rev = append(rev, l.idx)
+		if l.parent == noParent {
+			break
+		}
+		id = l.parent
+	}
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	return rev
+}
+
+// trace rebuilds the trace to state id by replaying the model along its
+// parent links.
+func (s *search) trace(id uint32) Trace {
+	return buildTrace(s.c.sys, s.path(id))
+}
+
+// buildTrace replays a path of ordinals (an initial-state index, then
+// successor ordinals) and renders each step.
+func buildTrace(sys model.System, path []uint32) Trace {
+	desc, _ := sys.(model.Describer)
+	cur := sys.Clone(sys.Init()[path[0]])
+	var tr Trace
+	tr.Steps = append(tr.Steps, TraceStep{State: itf(desc, cur)})
+	if desc != nil {
+		tr.Initial = desc.Dump(cur)
+	}
+	for _, idx := range path[1:] {
+		var k uint32
+		var t model.Transition
+		var next model.State
+		sys.Successors(cur, func(u model.Transition, n model.State) bool {
+			if k == idx {
+				t, next = u, sys.Clone(n)
+				return false
+			}
+			k++
+			return true
+		})
+		step := TraceStep{Kind: t.Kind.String(), State: itf(desc, next)}
+		if desc != nil {
+			step.Label = desc.DescribeStep(cur, t)
+			step.Changes = desc.Changes(cur, next)
+		} else {
+			step.Label = fmt.Sprintf("step %d", idx)
+		}
+		tr.Steps = append(tr.Steps, step)
+		cur = next
+	}
+	if desc != nil {
+		tr.Final = desc.Dump(cur)
+	}
+	return tr
+}
+
+func itf(desc model.Describer, s model.State) map[string]any {
+	if desc == nil {
+		return map[string]any{}
+	}
+	return desc.ITF(s)
+}

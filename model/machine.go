@@ -1,0 +1,335 @@
+package model
+
+import "sort"
+
+// Adversary move types, stored in Transition.Action for AdversaryStep.
+const (
+	MoveConnect uint8 = iota
+	MoveDisconnect
+	MoveRemove
+	MoveRestore
+	MoveCrash
+)
+
+// Machine is a Protocol compiled with a Config: a System (with Worker and
+// Describer) whose states are *World[N, M].
+type Machine[N Value, M Message] struct {
+	p   *Protocol[N, M]
+	cfg Config
+	inv []Invariant
+}
+
+// Compile checks c and returns the transition system of p under c. The error
+// describes an impossible configuration in one line.
+func Compile[N Value, M Message](p *Protocol[N, M], c Config) (*Machine[N, M], error) {
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	m := &Machine[N, M]{p: p, cfg: c}
+	for _, iv := range p.Invariants {
+		holds := iv.Holds
+		m.inv = append(m.inv, Invariant{Name: iv.Name, Holds: func(s State) bool { return holds(s.(*World[N, M])) }})
+	}
+	sort.Slice(m.inv, func(i, j int) bool { return m.inv[i].Name < m.inv[j].Name })
+	return m, nil
+}
+
+// Config returns the configuration the machine was compiled with.
+func (m *Machine[N, M]) Config() Config { return m.cfg }
+
+// Protocol returns the compiled protocol.
+func (m *Machine[N, M]) Protocol() *Protocol[N, M] { return m.p }
+
+// Init returns the single initial state.
+func (m *Machine[N, M]) Init() []State { return []State{initialWorld(m.p, &m.cfg)} }
+
+// Clone copies a state.
+func (m *Machine[N, M]) Clone(s State) State { return s.(*World[N, M]).clone() }
+
+// AppendKey appends the canonical encoding of s.
+func (m *Machine[N, M]) AppendKey(dst []byte, s State) []byte {
+	return s.(*World[N, M]).appendKey(dst, m.cfg.Delta)
+}
+
+// Invariants returns the protocol's invariants sorted by name.
+func (m *Machine[N, M]) Invariants() []Invariant { return m.inv }
+
+// Pending reports whether some live node has unfinished work.
+func (m *Machine[N, M]) Pending(s State) bool {
+	if m.p.Pending == nil {
+		return false
+	}
+	w := s.(*World[N, M])
+	for i := range w.Nodes {
+		if !w.Meta[i].Crashed && m.p.Pending(&w.Nodes[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// Successors enumerates, in this order: for each node and each action in
+// declaration order, the action's enabled instances (one per distinct
+// deliverable message for Receive actions, one per random outcome); then the
+// adversary's moves.
+func (m *Machine[N, M]) Successors(s State, yield func(Transition, State) bool) {
+	w := s.(*World[N, M])
+	next := &World[N, M]{}
+	c := &Ctx[N, M]{m: m}
+	for u := range w.Nodes {
+		if w.Meta[u].Crashed {
+			continue
+		}
+		for ai := range m.p.Actions {
+			if !m.nodeAction(w, next, c, NodeID(u), ai, yield) {
+				return
+			}
+		}
+	}
+	m.adversary(w, next, yield)
+}
+
+// nodeAction yields every enabled instance of action ai at node u.
+func (m *Machine[N, M]) nodeAction(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai int, yield func(Transition, State) bool) bool {
+	a := &m.p.Actions[ai]
+	kind := NodeStep
+	switch a.Kind {
+	case Request:
+		kind = EnvStep
+		if int(w.Meta[u].Requests) >= m.cfg.Requests {
+			return true
+		}
+	case Exit:
+		kind = EnvStep
+	case Receive:
+		for mi := range w.Msgs {
+			e := &w.Msgs[mi]
+			if e.To != u {
+				continue
+			}
+			if mi > 0 && w.Msgs[mi-1] == *e {
+				continue // an identical copy was just tried
+			}
+			if m.p.FIFO && mi > 0 && compareEnv(&w.Msgs[mi-1], e, true) == 0 {
+				continue // not the head of its channel
+			}
+			if a.On != nil && !a.On(e.Msg) {
+				continue
+			}
+			if !m.fire(w, next, c, u, ai, mi, kind, yield) {
+				return false
+			}
+		}
+		return true
+	}
+	return m.fire(w, next, c, u, ai, -1, kind, yield)
+}
+
+// fire checks the guard of action ai at u (receiving message mi if mi ≥ 0)
+// and yields one successor per outcome of its random draws.
+func (m *Machine[N, M]) fire(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai, mi int, kind StepKind, yield func(Transition, State) bool) bool {
+	a := &m.p.Actions[ai]
+	*c = Ctx[N, M]{m: m, w: w, self: u, d: w.Meta[u].D}
+	if mi >= 0 {
+		c.env = &w.Msgs[mi]
+	}
+	if a.Guard != nil && !a.Guard(c, &w.Nodes[u]) {
+		return true
+	}
+	var choice [maxChoices]uint8
+	for {
+		next.copyFrom(w)
+		*c = Ctx[N, M]{m: m, w: next, self: u, d: w.Meta[u].D, do: true, choice: choice}
+		if mi >= 0 {
+			env := w.Msgs[mi]
+			c.env = &env
+			next.removeAt(mi)
+		}
+		next.Meta[u].D = 0
+		if a.Kind == Request {
+			next.Meta[u].Requests++
+		}
+		a.Do(c, &next.Nodes[u])
+		t := Transition{Kind: kind, Node: u, Action: uint8(ai), Choices: uint8(c.nchoice)}
+		if mi >= 0 {
+			t.Msg = uint16(mi)
+		}
+		for k := 0; k < c.nchoice; k++ {
+			t.Choice |= uint32(c.choice[k]) << (8 * k)
+		}
+		if !yield(t, next) {
+			return false
+		}
+		// Advance the odometer over the draws this run made.
+		k := c.nchoice - 1
+		for k >= 0 && c.choice[k]+1 >= c.radix[k] {
+			k--
+		}
+		if k < 0 {
+			return true
+		}
+		choice = c.choice
+		choice[k]++
+		for j := k + 1; j < maxChoices; j++ {
+			choice[j] = 0
+		}
+	}
+}
+
+// Step returns the successor of s by transition t, or nil when t is not
+// enabled in s.
+func (m *Machine[N, M]) Step(s State, t Transition) State {
+	var found State
+	m.Successors(s, func(u Transition, next State) bool {
+		if u == t {
+			found = next.(*World[N, M]).clone()
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// adversary yields every move the remaining budget allows.
+func (m *Machine[N, M]) adversary(w, next *World[N, M], yield func(Transition, State) bool) {
+	n := len(w.Nodes)
+	b := w.Budget
+	if b.Connects > 0 {
+		for u := 0; u < n; u++ {
+			for v := u + 1; v < n; v++ {
+				if w.Meta[u].Crashed || w.Meta[v].Crashed || m.linked(w, NodeID(u), NodeID(v)) {
+					continue
+				}
+				for p := 1; p <= m.cfg.Delta; p++ {
+					if !m.freePort(w, NodeID(u), Port(p)) {
+						continue
+					}
+					for q := 1; q <= m.cfg.Delta; q++ {
+						if !m.freePort(w, NodeID(v), Port(q)) {
+							continue
+						}
+						next.copyFrom(w)
+						next.Budget.Connects--
+						next.Meta[u].Links[p] = makeLink(NodeID(v), Port(q))
+						next.Meta[v].Links[q] = makeLink(NodeID(u), Port(p))
+						t := Transition{Kind: AdversaryStep, Node: NodeID(u), Action: MoveConnect, Arg: [3]uint8{uint8(p), uint8(v), uint8(q)}}
+						if !yield(t, next) {
+							return
+						}
+					}
+				}
+			}
+		}
+	}
+	if b.Disconnects > 0 {
+		for u := 0; u < n; u++ {
+			for p := 1; p <= m.cfg.Delta; p++ {
+				l := w.Meta[u].Links[p]
+				if !l.Up() || int(l.Node()) < u {
+					continue
+				}
+				v, q := l.Node(), l.Port()
+				next.copyFrom(w)
+				next.Budget.Disconnects--
+				next.Meta[u].Links[p] = noLink
+				next.Meta[v].Links[q] = noLink
+				next.Meta[u].D = next.Meta[u].D.Add(Port(p))
+				next.Meta[v].D = next.Meta[v].D.Add(q)
+				next.dropEdge(NodeID(u), Port(p), v, q)
+				t := Transition{Kind: AdversaryStep, Node: NodeID(u), Action: MoveDisconnect, Arg: [3]uint8{uint8(p), uint8(v), uint8(q)}}
+				if !yield(t, next) {
+					return
+				}
+			}
+		}
+	}
+	if b.Removes > 0 {
+		for i := 0; i < n; i++ {
+			for _, j := range w.Meta[i].Members.Remove(NodeID(i)).All() {
+				next.copyFrom(w)
+				next.Budget.Removes--
+				next.Meta[i].Members = next.Meta[i].Members.Remove(j)
+				next.Meta[i].Removed = next.Meta[i].Removed.Add(j)
+				t := Transition{Kind: AdversaryStep, Node: NodeID(i), Action: MoveRemove, Arg: [3]uint8{0, uint8(j), 0}}
+				if !yield(t, next) {
+					return
+				}
+			}
+		}
+	}
+	if b.Restores > 0 {
+		for i := 0; i < n; i++ {
+			for _, j := range w.Meta[i].Removed.All() {
+				next.copyFrom(w)
+				next.Budget.Restores--
+				next.Meta[i].Members = next.Meta[i].Members.Add(j)
+				next.Meta[i].Removed = next.Meta[i].Removed.Remove(j)
+				t := Transition{Kind: AdversaryStep, Node: NodeID(i), Action: MoveRestore, Arg: [3]uint8{0, uint8(j), 0}}
+				if !yield(t, next) {
+					return
+				}
+			}
+		}
+	}
+	if b.Crashes > 0 {
+		for u := 0; u < n; u++ {
+			if w.Meta[u].Crashed {
+				continue
+			}
+			next.copyFrom(w)
+			next.Budget.Crashes--
+			next.Meta[u].Crashed = true
+			next.dropTo(NodeID(u))
+			t := Transition{Kind: AdversaryStep, Node: NodeID(u), Action: MoveCrash}
+			if !yield(t, next) {
+				return
+			}
+		}
+	}
+}
+
+// linked reports whether u and v are already neighbours.
+func (m *Machine[N, M]) linked(w *World[N, M], u, v NodeID) bool {
+	for p := 1; p <= m.cfg.Delta; p++ {
+		if l := w.Meta[u].Links[p]; l.Up() && l.Node() == v {
+			return true
+		}
+	}
+	return false
+}
+
+// freePort reports whether a connect may use port p of u: no edge on it and,
+// unless ports may be re-used, not in u's disconnection set (seed 000,
+// footnote 1).
+func (m *Machine[N, M]) freePort(w *World[N, M], u NodeID, p Port) bool {
+	if w.Meta[u].Links[p].Up() {
+		return false
+	}
+	return m.cfg.ReusePorts || !w.Meta[u].D.Has(p)
+}
+
+// dropEdge loses every message in transit on edge u.p-v.q, both ways.
+func (w *World[N, M]) dropEdge(u NodeID, p Port, v NodeID, q Port) {
+	k := 0
+	for _, e := range w.Msgs {
+		on := (e.From == u && e.FromPort == p && e.To == v && e.ToPort == q) ||
+			(e.From == v && e.FromPort == q && e.To == u && e.ToPort == p)
+		if !on {
+			w.Msgs[k] = e
+			k++
+		}
+	}
+	w.Msgs = w.Msgs[:k]
+}
+
+// dropTo loses every message in transit to u: a crashed node never reads.
+func (w *World[N, M]) dropTo(u NodeID) {
+	k := 0
+	for _, e := range w.Msgs {
+		if e.To != u {
+			w.Msgs[k] = e
+			k++
+		}
+	}
+	w.Msgs = w.Msgs[:k]
+}

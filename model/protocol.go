@@ -1,0 +1,209 @@
+package model
+
+// Value is what node states and messages must be: comparable values (no
+// maps, slices or pointers) with a canonical binary encoding. AppendKey must
+// be injective: equal values append equal bytes and different values append
+// different bytes.
+type Value interface {
+	comparable
+	AppendKey(dst []byte) []byte
+}
+
+// Message is a Value that also renders itself for traces, as
+// "request(ts=2)".
+type Message interface {
+	Value
+	String() string
+}
+
+// ActionKind says how an action is triggered.
+type ActionKind uint8
+
+const (
+	// Local actions run when their guard holds on the node's own state.
+	Local ActionKind = iota
+	// Receive actions consume one message in transit to the node; the
+	// adversary picks which, which is where message orders come from.
+	Receive
+	// Request is the application calling LOCK / request-CS. The engine
+	// bounds it by Config.Requests per node.
+	Request
+	// Exit is the application calling UNLOCK / exit-CS.
+	Exit
+)
+
+// Action is one guarded action `Name: Guard → Do` of a protocol.
+type Action[N Value, M Message] struct {
+	// Name is the paper's name for the action, e.g. "ReceivePrepare".
+	Name string
+	// Kind says how the action is triggered; the zero value is Local.
+	Kind ActionKind
+	// On selects the messages a Receive action takes; nil takes any.
+	On func(m M) bool
+	// Guard reports whether the action is enabled. It reads the node state
+	// n and, for Receive actions, c.Msg(); it must not modify anything.
+	// nil means always enabled.
+	Guard func(c *Ctx[N, M], n *N) bool
+	// Do runs the action: it updates n and may send messages and draw
+	// random choices through c.
+	Do func(c *Ctx[N, M], n *N)
+}
+
+// Property is a named invariant over the global state of a protocol.
+type Property[N Value, M Message] struct {
+	// Name is stable kebab-case, e.g. "mutual-exclusion".
+	Name string
+	// Holds reports whether w satisfies the invariant; it must not modify w.
+	Holds func(w *World[N, M]) bool
+}
+
+// Protocol is a message-passing protocol written as guarded actions.
+type Protocol[N Value, M Message] struct {
+	// Name is the spec's name, e.g. "ra".
+	Name string
+	// Init returns node id's initial local state under config c.
+	Init func(id NodeID, c *Config) N
+	// Actions are tried in order for each node; the order fixes the order
+	// of transitions, and so of traces.
+	Actions []Action[N, M]
+	// Invariants are checked in every reachable state.
+	Invariants []Property[N, M]
+	// Pending reports whether a node still has unfinished work; deadlock is
+	// a state where some node is pending and no step but stutters and
+	// adversary moves is enabled. nil disables deadlock detection.
+	Pending func(n *N) bool
+	// FIFO makes every channel first-in first-out; the default is a bag.
+	FIFO bool
+}
+
+// Ctx is what an action sees of the world beyond its own node state: the
+// message it receives, the network, membership, and random choices. A Ctx is
+// only valid during the Guard or Do call it is passed to.
+type Ctx[N Value, M Message] struct {
+	m    *Machine[N, M]
+	w    *World[N, M] // the successor being built (Do) or the source (Guard)
+	self NodeID
+	env  *Envelope[M] // the received message, for Receive actions
+	d    Ports        // snapshot of the disconnection set D
+	do   bool         // Do (may modify) rather than Guard
+
+	nchoice int
+	choice  [maxChoices]uint8
+	radix   [maxChoices]uint8
+}
+
+const maxChoices = 4
+
+// Self is the acting node.
+func (c *Ctx[N, M]) Self() NodeID { return c.self }
+
+// Nodes is the number of nodes in the configuration.
+func (c *Ctx[N, M]) Nodes() int { return len(c.w.Nodes) }
+
+// Delta is Δ, the number of ports per node besides the self-port.
+func (c *Ctx[N, M]) Delta() int { return c.m.cfg.Delta }
+
+// Msg is the message being received. It is the zero M outside a Receive
+// action.
+func (c *Ctx[N, M]) Msg() M {
+	if c.env == nil {
+		var zero M
+		return zero
+	}
+	return c.env.Msg
+}
+
+// From is the sender of the message being received.
+func (c *Ctx[N, M]) From() NodeID {
+	if c.env == nil {
+		return c.self
+	}
+	return c.env.From
+}
+
+// Port is the receiver's port the message arrived on (0 for the self-port
+// and for id-addressed protocols).
+func (c *Ctx[N, M]) Port() Port {
+	if c.env == nil {
+		return 0
+	}
+	return c.env.ToPort
+}
+
+// Members is the acting node's current membership list.
+func (c *Ctx[N, M]) Members() NodeSet { return c.w.Meta[c.self].Members }
+
+// AddMember adds id to the acting node's membership list (Camera learns of
+// unknown requesters this way). Only valid in Do.
+func (c *Ctx[N, M]) AddMember(id NodeID) {
+	c.mustDo("AddMember")
+	c.w.Meta[c.self].Members = c.w.Meta[c.self].Members.Add(id)
+}
+
+// Neighbors is the set of the acting node's ports 1..Δ that are connected.
+func (c *Ctx[N, M]) Neighbors() Ports {
+	var s Ports
+	meta := &c.w.Meta[c.self]
+	for p := 1; p <= c.m.cfg.Delta; p++ {
+		if meta.Links[p] != noLink {
+			s = s.Add(Port(p))
+		}
+	}
+	return s
+}
+
+// Disconnected is the snapshot of the acting node's disconnection set D
+// taken at the start of this action; D is reset once the action runs.
+func (c *Ctx[N, M]) Disconnected() Ports { return c.d }
+
+// Send sends msg to node `to` (id-addressed protocols). Sending to oneself
+// uses the self-port. Only valid in Do.
+func (c *Ctx[N, M]) Send(to NodeID, msg M) {
+	c.mustDo("Send")
+	if int(to) >= len(c.w.Nodes) {
+		panic("model: Send to node " + to.String() + " out of range")
+	}
+	c.w.insert(Envelope[M]{From: c.self, To: to, Msg: msg}, c.m.p.FIFO)
+}
+
+// SendPort sends msg on port p of the acting node (port-addressed
+// protocols); port 0 is the self-port. A message sent on a port with no
+// edge is lost. Only valid in Do.
+func (c *Ctx[N, M]) SendPort(p Port, msg M) {
+	c.mustDo("SendPort")
+	if p == 0 {
+		c.w.insert(Envelope[M]{From: c.self, To: c.self, Msg: msg}, c.m.p.FIFO)
+		return
+	}
+	l := c.w.Meta[c.self].Links[p]
+	if l == noLink {
+		return
+	}
+	c.w.insert(Envelope[M]{From: c.self, FromPort: p, To: l.Node(), ToPort: l.Port(), Msg: msg}, c.m.p.FIFO)
+}
+
+// Choose draws a random value in 0..n-1. The explorer branches over every
+// outcome and marks the branch probabilistic, not adversarial. At most four
+// draws per action, each with 1 ≤ n ≤ 255. Only valid in Do.
+func (c *Ctx[N, M]) Choose(n int) int {
+	c.mustDo("Choose")
+	if n < 1 || n > 255 {
+		panic("model: Choose needs 1 ≤ n ≤ 255")
+	}
+	if c.nchoice == maxChoices {
+		panic("model: more than four Choose calls in one action")
+	}
+	k := c.nchoice
+	c.nchoice++
+	c.radix[k] = uint8(n)
+	if c.choice[k] >= uint8(n) {
+		c.choice[k] = 0
+	}
+	return int(c.choice[k])
+}
+
+func (c *Ctx[N, M]) mustDo(what string) {
+	if !c.do {
+		panic("model: " + what + " called from a Guard; guards must not change anything")
+	}
+}

@@ -1,0 +1,103 @@
+package model
+
+// State is one global state of a System. Its concrete type belongs to the
+// System; explore treats it as opaque.
+type State any
+
+// StepKind says who takes a step.
+type StepKind uint8
+
+const (
+	// NodeStep is a node running one of its guarded actions.
+	NodeStep StepKind = iota
+	// EnvStep is the application calling request-CS or exit-CS at a node.
+	EnvStep
+	// AdversaryStep is a topology change, a membership change or a crash.
+	AdversaryStep
+)
+
+// String renders the kind as "node", "env" or "adversary".
+func (k StepKind) String() string {
+	switch k {
+	case NodeStep:
+		return "node"
+	case EnvStep:
+		return "env"
+	case AdversaryStep:
+		return "adversary"
+	}
+	return "unknown"
+}
+
+// Transition identifies one enabled step of a state. It is a small value:
+// enough to describe or re-execute the step from the same source state. The
+// fields beyond Kind and Node are owned by the System that produced it.
+type Transition struct {
+	Kind StepKind
+	// Node is the acting node (node and env steps) or the first endpoint of
+	// an adversary move.
+	Node NodeID
+	// Action indexes the protocol's actions (node and env steps) or is the
+	// adversary move's type.
+	Action uint8
+	// Choices is the number of random outcomes drawn by the step; zero for
+	// a deterministic step. Steps that differ only in Choice are the
+	// outcomes of one probabilistic draw.
+	Choices uint8
+	// Msg is the index of the received message in the source state's
+	// in-transit list (receive actions), or an adversary argument.
+	Msg uint16
+	// Choice packs the outcomes of the step's random draws, 8 bits each.
+	Choice uint32
+	// Arg holds adversary arguments (ports, second endpoint).
+	Arg [3]uint8
+}
+
+// Invariant is a named predicate every reachable state must satisfy.
+type Invariant struct {
+	// Name is stable kebab-case, e.g. "mutual-exclusion".
+	Name string
+	// Holds reports whether s satisfies the invariant. It must be pure.
+	Holds func(s State) bool
+}
+
+// System is a finite transition system as explore consumes it. All methods
+// are deterministic: the same state always yields the same transitions in
+// the same order.
+type System interface {
+	// Init returns the initial states.
+	Init() []State
+	// Successors calls yield for each enabled transition of s, in a fixed
+	// order, with the successor state. The successor is only valid until
+	// yield returns; keep it with Clone. Returning false from yield stops
+	// the enumeration.
+	Successors(s State, yield func(t Transition, next State) bool)
+	// Clone returns a copy of s that shares nothing mutable with it.
+	Clone(s State) State
+	// AppendKey appends the canonical encoding of s to dst: two states have
+	// equal keys if and only if they are equal.
+	AppendKey(dst []byte, s State) []byte
+	// Invariants returns the named invariants to check, sorted by name.
+	Invariants() []Invariant
+}
+
+// Worker is an optional System capability for deadlock detection: Pending
+// reports whether some node in s still has unfinished work (a pending
+// request, an unacknowledged phase).
+type Worker interface {
+	Pending(s State) bool
+}
+
+// Describer is an optional System capability for readable traces.
+type Describer interface {
+	// DescribeStep names the step t taken from s, e.g.
+	// "n1 ReceiveRequest n0->n1 request(ts=1)".
+	DescribeStep(s State, t Transition) string
+	// Changes lists what changed from one state to the next, one line each.
+	Changes(from, to State) []string
+	// Dump renders the whole state, one line per component.
+	Dump(s State) []string
+	// ITF returns the state as an Informal Trace Format value: a JSON object
+	// of state variables.
+	ITF(s State) map[string]any
+}

@@ -1,0 +1,163 @@
+package model
+
+import "bytes"
+
+// Link is one end of an edge as seen from a port: the peer node and its port.
+// The zero Link means "no edge".
+type Link uint8
+
+const noLink Link = 0
+
+func makeLink(v NodeID, q Port) Link { return Link((uint8(v)+1)<<3 | uint8(q)) }
+
+// Node is the peer node of the link.
+func (l Link) Node() NodeID { return NodeID(uint8(l)>>3 - 1) }
+
+// Port is the peer's port of the link.
+func (l Link) Port() Port { return Port(uint8(l) & 7) }
+
+// Up reports whether the link exists.
+func (l Link) Up() bool { return l != noLink }
+
+// Meta is what the engine keeps per node besides the protocol's own state:
+// topology, membership, the disconnection set, the workload count and
+// whether the node crashed.
+type Meta struct {
+	// Links[p] is the edge on port p (1..Δ); Links[0] is unused.
+	Links [MaxPorts]Link
+	// Members is the node's membership list (whom it knows).
+	Members NodeSet
+	// Removed holds entries the adversary removed from Members, which a
+	// restore may put back.
+	Removed NodeSet
+	// D is the disconnection set: ports disconnected since the node last
+	// acted.
+	D Ports
+	// Requests counts the Request calls made at the node.
+	Requests uint8
+	// Crashed nodes take no more steps.
+	Crashed bool
+}
+
+// Envelope is a message in transit.
+type Envelope[M Message] struct {
+	From, To         NodeID
+	FromPort, ToPort Port
+	Msg              M
+}
+
+// Budget is what the adversary has left; each move spends one unit.
+type Budget struct {
+	Connects, Disconnects, Removes, Restores, Crashes uint8
+}
+
+// World is a global state of a compiled protocol: every node's local state,
+// the engine's per-node bookkeeping, the messages in transit (in canonical
+// order) and the adversary's remaining budget.
+type World[N Value, M Message] struct {
+	Nodes  []N
+	Meta   []Meta
+	Msgs   []Envelope[M]
+	Budget Budget
+}
+
+// compareEnv orders envelopes by channel (receiver first, so a node's
+// messages are contiguous) and then, in a bag, by the message's encoding.
+func compareEnv[M Message](a, b *Envelope[M], fifo bool) int {
+	switch {
+	case a.To != b.To:
+		return int(a.To) - int(b.To)
+	case a.ToPort != b.ToPort:
+		return int(a.ToPort) - int(b.ToPort)
+	case a.From != b.From:
+		return int(a.From) - int(b.From)
+	case a.FromPort != b.FromPort:
+		return int(a.FromPort) - int(b.FromPort)
+	}
+	if fifo {
+		return 0
+	}
+	var x, y [32]byte
+	return bytes.Compare(a.Msg.AppendKey(x[:0]), b.Msg.AppendKey(y[:0]))
+}
+
+// insert adds e to the in-transit list, keeping it canonical: sorted in a
+// bag, appended at the end of its channel under FIFO.
+func (w *World[N, M]) insert(e Envelope[M], fifo bool) {
+	i := len(w.Msgs)
+	for i > 0 && compareEnv(&w.Msgs[i-1], &e, fifo) > 0 {
+		i--
+	}
+	w.Msgs = append(w.Msgs, e)
+	copy(w.Msgs[i+1:], w.Msgs[i:])
+	w.Msgs[i] = e
+}
+
+// removeAt deletes the i-th message in transit.
+func (w *World[N, M]) removeAt(i int) {
+	w.Msgs = append(w.Msgs[:i], w.Msgs[i+1:]...)
+}
+
+// copyFrom makes w an exact copy of src, reusing w's storage.
+func (w *World[N, M]) copyFrom(src *World[N, M]) {
+	w.Nodes = append(w.Nodes[:0], src.Nodes...)
+	w.Meta = append(w.Meta[:0], src.Meta...)
+	w.Msgs = append(w.Msgs[:0], src.Msgs...)
+	w.Budget = src.Budget
+}
+
+// clone returns a copy of w with storage of its own, sized exactly.
+func (w *World[N, M]) clone() *World[N, M] {
+	c := &World[N, M]{Budget: w.Budget}
+	c.Nodes = append(make([]N, 0, len(w.Nodes)), w.Nodes...)
+	c.Meta = append(make([]Meta, 0, len(w.Meta)), w.Meta...)
+	if len(w.Msgs) > 0 {
+		c.Msgs = append(make([]Envelope[M], 0, len(w.Msgs)), w.Msgs...)
+	}
+	return c
+}
+
+// Count counts the live nodes for which pred holds; a helper for invariants such as
+// mutual exclusion.
+func (w *World[N, M]) Count(pred func(n *N) bool) int {
+	k := 0
+	for i := range w.Nodes {
+		if !w.Meta[i].Crashed && pred(&w.Nodes[i]) {
+			k++
+		}
+	}
+	return k
+}
+
+// appendKey appends the canonical encoding of w. Each node state and message
+// is length-prefixed, so the encoding is injective whenever the protocol's
+// AppendKey methods are.
+func (w *World[N, M]) appendKey(dst []byte, delta int) []byte {
+	for i := range w.Nodes {
+		at := len(dst)
+		dst = append(dst, 0)
+		dst = w.Nodes[i].AppendKey(dst)
+		dst[at] = byte(len(dst) - at - 1)
+		m := &w.Meta[i]
+		var crashed byte
+		if m.Crashed {
+			crashed = 1
+		}
+		dst = append(dst, byte(m.Members), byte(m.Members>>8), byte(m.Removed), byte(m.Removed>>8),
+			byte(m.D), m.Requests, crashed)
+		for p := 1; p <= delta; p++ {
+			dst = append(dst, byte(m.Links[p]))
+		}
+	}
+	b := w.Budget
+	dst = append(dst, b.Connects, b.Disconnects, b.Removes, b.Restores, b.Crashes, byte(len(w.Msgs)), byte(len(w.Msgs)>>8))
+	for i := range w.Msgs {
+		e := &w.Msgs[i]
+		dst = append(dst, byte(e.From), byte(e.To), byte(e.FromPort)<<4|byte(e.ToPort))
+		at := len(dst)
+		dst = append(dst, 0)
+		dst = e.Msg.AppendKey(dst)
+		dst[at] = byte(len(dst) - at - 1)
+	}
+	return dst
+}

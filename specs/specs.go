@@ -1,0 +1,26 @@
+// Package specs is the registry of every protocol mxcheck knows.
+package specs
+
+import (
+	"sort"
+
+	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/specs/ra"
+)
+
+// All returns every spec, sorted by name.
+func All() []*model.Spec {
+	all := []*model.Spec{ra.Spec}
+	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	return all
+}
+
+// Lookup returns the spec called name, or nil.
+func Lookup(name string) *model.Spec {
+	for _, s := range All() {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
