@@ -48,6 +48,9 @@ func writeViolation(b *strings.Builder, v Violation) {
 	for _, line := range v.Trace.Final {
 		fmt.Fprintf(b, "    %s\n", line)
 	}
+	if v.Explanation != "" {
+		fmt.Fprintf(b, "why: %s\n", v.Explanation)
+	}
 	b.WriteByte('\n')
 }
 

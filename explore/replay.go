@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/mxcheck/mxcheck/model"
 )
@@ -90,4 +91,28 @@ func deadlocked(sys model.System, s model.State) bool {
 		return true
 	})
 	return stuck
+}
+
+// ReplayReader reads an ITF trace written by mxcheck, rebuilds the system it
+// names through lookup (a spec registry) and replays it. An error means the
+// trace is malformed or names an unknown spec or an impossible
+// configuration.
+func ReplayReader(r io.Reader, lookup func(name string) *model.Spec) (ReplayResult, error) {
+	t, err := ReadITF(r)
+	if err != nil {
+		return ReplayResult{}, err
+	}
+	spec := lookup(t.Meta.Spec)
+	if spec == nil {
+		return ReplayResult{}, fmt.Errorf("unknown spec %q", t.Meta.Spec)
+	}
+	values, err := spec.Normalize(t.Meta.Params)
+	if err != nil {
+		return ReplayResult{}, err
+	}
+	sys, err := spec.Build(values)
+	if err != nil {
+		return ReplayResult{}, err
+	}
+	return Replay(sys, t), nil
 }

@@ -60,6 +60,12 @@ type Violation struct {
 	Kind string `json:"kind"`
 	// Trace leads from an initial state to the violating state.
 	Trace Trace `json:"trace"`
+	// Explanation says in one line why the last state violates the
+	// property, when the system can tell (e.g. a dependency cycle).
+	Explanation string `json:"explanation,omitempty"`
+	// DOT is the graph the property inspects in the last state, when it
+	// has one.
+	DOT string `json:"dot,omitempty"`
 }
 
 // Trace is a path through the state space. Steps[0] is the initial state.
@@ -118,7 +124,11 @@ type Result struct {
 	Violations []Violation `json:"violations,omitempty"`
 	// Limit names the limit that stopped an incomplete search.
 	Limit string `json:"limit,omitempty"`
-	Stats Stats  `json:"stats"`
+	// Exhausted is true when every reachable state was expanded: no limit
+	// and no early stop at a violation. Only then are state counts
+	// comparable across strategies.
+	Exhausted bool  `json:"exhausted"`
+	Stats     Stats `json:"stats"`
 }
 
 // MarshalJSON keeps Elapsed readable.

@@ -218,7 +218,7 @@ func (s *search) tick() {
 // result assembles the Result, rebuilding the trace of each violation.
 func (s *search) result() *Result {
 	el := time.Since(s.start)
-	r := &Result{Strategy: s.c.opt.Strategy.String(), Limit: s.limit}
+	r := &Result{Strategy: s.c.opt.Strategy.String(), Limit: s.limit, Exhausted: !s.stop && s.limit == ""}
 	switch {
 	case len(s.found) > 0:
 		r.Verdict = Violated
@@ -246,7 +246,14 @@ func (s *search) result() *Result {
 		r.Properties = append(r.Properties, PropertyResult{Name: n, Status: st})
 	}
 	for _, f := range s.found {
-		r.Violations = append(r.Violations, Violation{Property: f.prop, Kind: f.kind, Trace: s.trace(f.id)})
+		v := Violation{Property: f.prop, Kind: f.kind}
+		var last model.State
+		v.Trace, last = s.trace(f.id)
+		if ex, ok := s.c.sys.(model.Explainer); ok && f.kind == "invariant" {
+			v.Explanation = ex.Explain(last, f.prop)
+			v.DOT = ex.DOT(last, f.prop)
+		}
+		r.Violations = append(r.Violations, v)
 	}
 	var lb int64
 	for _, ch := range s.links {
@@ -289,13 +296,13 @@ func (s *search) path(id uint32) []uint32 {
 
 // trace rebuilds the trace to state id by replaying the model along its
 // parent links.
-func (s *search) trace(id uint32) Trace {
+func (s *search) trace(id uint32) (Trace, model.State) {
 	return buildTrace(s.c.sys, s.path(id))
 }
 
 // buildTrace replays a path of ordinals (an initial-state index, then
-// successor ordinals) and renders each step.
-func buildTrace(sys model.System, path []uint32) Trace {
+// successor ordinals) and renders each step; it also returns the last state.
+func buildTrace(sys model.System, path []uint32) (Trace, model.State) {
 	desc, _ := sys.(model.Describer)
 	cur := sys.Clone(sys.Init()[path[0]])
 	var tr Trace
@@ -328,7 +335,7 @@ func buildTrace(sys model.System, path []uint32) Trace {
 	if desc != nil {
 		tr.Final = desc.Dump(cur)
 	}
-	return tr
+	return tr, cur
 }
 
 func itf(desc model.Describer, s model.State) map[string]any {

@@ -54,6 +54,34 @@ func (m *Machine[N, M]) AppendKey(dst []byte, s State) []byte {
 // Invariants returns the protocol's invariants sorted by name.
 func (m *Machine[N, M]) Invariants() []Invariant { return m.inv }
 
+// Explain says why s violates invariant prop, when the protocol can tell.
+func (m *Machine[N, M]) Explain(s State, prop string) string {
+	for _, iv := range m.p.Invariants {
+		if iv.Name == prop && iv.Explain != nil {
+			return iv.Explain(s.(*World[N, M]))
+		}
+	}
+	return ""
+}
+
+// DOT renders the graph invariant prop inspects in s.
+func (m *Machine[N, M]) DOT(s State, prop string) string {
+	for _, iv := range m.p.Invariants {
+		if iv.Name == prop && iv.DOT != nil {
+			return iv.DOT(s.(*World[N, M]))
+		}
+	}
+	return ""
+}
+
+// Notes returns the protocol's notes on this configuration.
+func (m *Machine[N, M]) Notes() []string {
+	if m.p.Notes == nil {
+		return nil
+	}
+	return m.p.Notes(&m.cfg)
+}
+
 // Pending reports whether some live node has unfinished work.
 func (m *Machine[N, M]) Pending(s State) bool {
 	if m.p.Pending == nil {

@@ -88,8 +88,8 @@ func (s *Spec) Normalize(given Values) (Values, error) {
 	return v, nil
 }
 
-// Flags renders values as sorted "--name=value" flags, skipping defaults
-// of spec s when s is non-nil.
+// Flags renders values as sorted "--name=value" flags, skipping empty values
+// and, when s is non-nil, the defaults of spec s.
 func (v Values) Flags(s *Spec) []string {
 	def := Values{}
 	if s != nil {
@@ -97,7 +97,7 @@ func (v Values) Flags(s *Spec) []string {
 	}
 	var out []string
 	for k, x := range v {
-		if d, ok := def[k]; ok && d == x {
+		if d, ok := def[k]; ok && d == x || x == "" {
 			continue
 		}
 		out = append(out, "--"+k+"="+x)

@@ -55,6 +55,12 @@ type Property[N Value, M Message] struct {
 	Name string
 	// Holds reports whether w satisfies the invariant; it must not modify w.
 	Holds func(w *World[N, M]) bool
+	// Explain, optional, says in one line why w violates the invariant
+	// (e.g. the cycle of a dependency graph).
+	Explain func(w *World[N, M]) string
+	// DOT, optional, renders the graph the invariant inspects in w as
+	// Graphviz DOT.
+	DOT func(w *World[N, M]) string
 }
 
 // Protocol is a message-passing protocol written as guarded actions.
@@ -74,6 +80,10 @@ type Protocol[N Value, M Message] struct {
 	Pending func(n *N) bool
 	// FIFO makes every channel first-in first-out; the default is a bag.
 	FIFO bool
+	// Notes, optional, returns lines printed before a search of
+	// configuration c: preconditions a user should see, such as whether a
+	// membership graph has the property a theorem assumes.
+	Notes func(c *Config) []string
 }
 
 // Ctx is what an action sees of the world beyond its own node state: the

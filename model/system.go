@@ -101,3 +101,18 @@ type Describer interface {
 	// of state variables.
 	ITF(s State) map[string]any
 }
+
+// Explainer is an optional System capability: why a state violates an
+// invariant, and the graph the invariant inspects.
+type Explainer interface {
+	// Explain returns one line on why s violates invariant prop, or "".
+	Explain(s State, prop string) string
+	// DOT returns the graph invariant prop inspects in s as Graphviz DOT,
+	// or "" when it has none.
+	DOT(s State, prop string) string
+}
+
+// Noter is an optional System capability: lines to show before a search.
+type Noter interface {
+	Notes() []string
+}

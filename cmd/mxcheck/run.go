@@ -125,6 +125,7 @@ type checkFlags struct {
 	cont       bool
 	json       bool
 	traceOut   string
+	dotOut     string
 	quiet      bool
 }
 
@@ -138,6 +139,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.cont, "continue", false, "keep searching after a violation to check every property")
 	fs.BoolVar(&f.json, "json", false, "print the full result as JSON")
 	fs.StringVar(&f.traceOut, "trace-out", "", "write the counterexample to this file (ITF JSON, for replay)")
+	fs.StringVar(&f.dotOut, "dot-out", "", "write the graph behind a violated graph invariant to this file (DOT)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 }
 
@@ -199,7 +201,18 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		return exitUsage, usageError{err.Error()}
 	}
 	header := fmt.Sprintf("checking %s %s (%s)", spec.Name, strings.Join(values.Flags(nil), " "), opt.Strategy)
+	if n, ok := sys.(model.Noter); ok {
+		for _, line := range n.Notes() {
+			header += "\nnote: " + line
+		}
+	}
 	res := chk.Run()
+	if cf.dotOut != "" {
+		if err := writeDOT(cf.dotOut, res); err != nil {
+			fmt.Fprintf(stderr, "mxcheck: %v\n", err)
+			return exitUsage, nil
+		}
+	}
 	if cf.traceOut != "" {
 		if err := writeTrace(cf.traceOut, spec, values, res); err != nil {
 			fmt.Fprintf(stderr, "mxcheck: %v\n", err)
@@ -270,6 +283,19 @@ func writeTrace(path string, spec *model.Spec, values model.Values, res *explore
 	return nil
 }
 
+func writeDOT(path string, res *explore.Result) error {
+	for _, v := range res.Violations {
+		if v.DOT == "" {
+			continue
+		}
+		if err := os.WriteFile(path, []byte(v.DOT), 0o644); err != nil {
+			return fmt.Errorf("--dot-out: %v", err)
+		}
+		return nil
+	}
+	return fmt.Errorf("--dot-out %s: no violated property has a graph, so nothing was written", path)
+}
+
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("replay", pflag.ContinueOnError)
 	if help, err := parse(fs, args, stdout, "usage: mxcheck replay FILE\n\nRe-runs a stored counterexample step by step against the current model.\nExit 0: it still ends in the same violation; 1: it diverges or no longer violates; 2: bad file."); help || err != nil {
@@ -299,23 +325,7 @@ func replayFile(path string) (explore.ReplayResult, error) {
 		return explore.ReplayResult{}, errors.New("cannot open the file")
 	}
 	defer f.Close()
-	t, err := explore.ReadITF(f)
-	if err != nil {
-		return explore.ReplayResult{}, err
-	}
-	spec := specs.Lookup(t.Meta.Spec)
-	if spec == nil {
-		return explore.ReplayResult{}, fmt.Errorf("unknown spec %q", t.Meta.Spec)
-	}
-	values, err := spec.Normalize(t.Meta.Params)
-	if err != nil {
-		return explore.ReplayResult{}, err
-	}
-	sys, err := spec.Build(values)
-	if err != nil {
-		return explore.ReplayResult{}, err
-	}
-	return explore.Replay(sys, t), nil
+	return explore.ReplayReader(f, specs.Lookup)
 }
 
 func specNames() string {

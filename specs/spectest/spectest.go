@@ -1,0 +1,236 @@
+// Package spectest is the shared test harness of the specs: golden files
+// that pin state counts and verdicts, cross-checked across search
+// strategies, mutants that must be caught, and stored counterexamples.
+//
+// Set UPDATE_GOLDEN=1 (make golden) to rewrite golden files and stored
+// counterexamples; read the diff before committing it.
+package spectest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/mxcheck/mxcheck/explore"
+	"github.com/mxcheck/mxcheck/model"
+)
+
+// Update reports whether golden files should be rewritten.
+func Update() bool { return os.Getenv("UPDATE_GOLDEN") != "" }
+
+// Case is one configuration of a spec.
+type Case struct {
+	// Name identifies the row in the golden file.
+	Name string
+	// Params are the non-default parameters.
+	Params model.Values
+}
+
+// Build compiles case c of spec, failing the test on error.
+func Build(t testing.TB, spec *model.Spec, params model.Values) (model.System, model.Values) {
+	t.Helper()
+	v, err := spec.Normalize(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := spec.Build(v)
+	if err != nil {
+		t.Fatalf("build %s %v: %v", spec.Name, params, err)
+	}
+	return sys, v
+}
+
+// Run checks one configuration with the given options, failing on error.
+func Run(t testing.TB, sys model.System, opt explore.Options) *explore.Result {
+	t.Helper()
+	c, err := explore.New(sys, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Run()
+}
+
+// Row renders the pinned figures of a result: verdict, distinct states,
+// transitions, BFS depth, and each property's status (with the shortest
+// counterexample length when violated).
+func Row(name string, spec *model.Spec, v model.Values, r *explore.Result) string {
+	lens := map[string]int{}
+	for _, x := range r.Violations {
+		lens[x.Property] = x.Trace.Len()
+	}
+	var props []string
+	for _, p := range r.Properties {
+		s := p.Name + "=" + string(p.Status)
+		if n, ok := lens[p.Name]; ok {
+			s += fmt.Sprintf("(%d)", n)
+		}
+		props = append(props, s)
+	}
+	return fmt.Sprintf("%s\t%s\t%s\tdistinct=%d\ttransitions=%d\tdepth=%d\t%s",
+		name, strings.Join(v.Flags(spec), " "), r.Verdict, r.Stats.Distinct, r.Stats.Transitions, r.Stats.Depth, strings.Join(props, " "))
+}
+
+// Golden checks every case with BFS and DFS (continuing past violations, so
+// every property gets a verdict) and asserts: both strategies agree on the
+// verdict, every property's status, and (when the space was exhausted) on
+// distinct states and transitions; no BFS trace is longer than the DFS trace
+// of the same property; every trace replays to the same violation. The BFS
+// rows must equal the golden file at path.
+func Golden(t *testing.T, spec *model.Spec, path string, cases []Case) {
+	t.Helper()
+	var rows []string
+	for _, c := range cases {
+		sys, v := Build(t, spec, c.Params)
+		bfs := Run(t, sys, explore.Options{Continue: true})
+		dfs := Run(t, sys, explore.Options{Continue: true, Strategy: explore.DFS})
+		CrossCheck(t, c.Name, bfs, dfs)
+		for _, r := range []*explore.Result{bfs, dfs} {
+			for _, x := range r.Violations {
+				MustReplay(t, sys, spec.Name, v, x)
+			}
+		}
+		rows = append(rows, Row(c.Name, spec, v, bfs))
+	}
+	got := strings.Join(rows, "\n") + "\n"
+	Compare(t, path, []byte(got))
+}
+
+// CrossCheck asserts that two searches of the same system agree.
+func CrossCheck(t testing.TB, name string, a, b *explore.Result) {
+	t.Helper()
+	if a.Verdict != b.Verdict {
+		t.Errorf("%s: %s says %s, %s says %s", name, a.Strategy, a.Verdict, b.Strategy, b.Verdict)
+	}
+	if fmt.Sprint(a.Properties) != fmt.Sprint(b.Properties) {
+		t.Errorf("%s: property statuses differ: %s %v, %s %v", name, a.Strategy, a.Properties, b.Strategy, b.Properties)
+	}
+	if a.Exhausted && b.Exhausted && (a.Stats.Distinct != b.Stats.Distinct || a.Stats.Transitions != b.Stats.Transitions) {
+		t.Errorf("%s: %s found %d states / %d transitions, %s %d / %d", name,
+			a.Strategy, a.Stats.Distinct, a.Stats.Transitions, b.Strategy, b.Stats.Distinct, b.Stats.Transitions)
+	}
+	lens := map[string]int{}
+	for _, x := range b.Violations {
+		lens[x.Property] = x.Trace.Len()
+	}
+	if a.Strategy == "bfs" {
+		for _, x := range a.Violations {
+			if n, ok := lens[x.Property]; ok && x.Trace.Len() > n {
+				t.Errorf("%s: BFS trace for %s has %d steps, longer than DFS's %d", name, x.Property, x.Trace.Len(), n)
+			}
+		}
+	}
+}
+
+// MustReplay asserts that violation x replays in sys to the same violation.
+func MustReplay(t testing.TB, sys model.System, spec string, v model.Values, x explore.Violation) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := explore.NewITF(spec, v, x).Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := explore.ReadITF(&buf)
+	if err != nil {
+		t.Fatalf("own ITF trace does not parse: %v", err)
+	}
+	if res := explore.Replay(sys, tr); !res.Reproduced {
+		t.Errorf("%s %v: trace for %s does not replay: %s", spec, v.Flags(nil), x.Property, res.Reason)
+	}
+}
+
+// Compare asserts that got equals the file at path, or rewrites the file
+// under UPDATE_GOLDEN.
+func Compare(t testing.TB, path string, got []byte) {
+	t.Helper()
+	if Update() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run make golden to create it)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs from the search (run make golden and read the diff):\n%s", path, lineDiff(string(want), string(got)))
+	}
+}
+
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	for i := 0; i < max(len(w), len(g)); i++ {
+		var a, c string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			c = g[i]
+		}
+		if a != c {
+			fmt.Fprintf(&b, "- %s\n+ %s\n", a, c)
+		}
+	}
+	return b.String()
+}
+
+// Expect is a configuration that must violate a given property: a mutant, or
+// a known counterexample of the faithful protocol.
+type Expect struct {
+	// Name names the stored counterexample file (Name.itf.json).
+	Name string
+	// Params are the non-default parameters.
+	Params model.Values
+	// Property is the property that must catch it.
+	Property string
+	// Steps, when non-zero, is the exact length of the shortest
+	// counterexample.
+	Steps int
+}
+
+// Violations asserts that each configuration violates its property under
+// BFS, that the first violation found is that property, and that the
+// shortest trace has the expected length; it stores each trace under dir
+// (UPDATE_GOLDEN) or checks that the stored file is unchanged.
+func Violations(t *testing.T, spec *model.Spec, dir string, cases []Expect) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			sys, v := Build(t, spec, c.Params)
+			r := Run(t, sys, explore.Options{})
+			if r.Verdict != explore.Violated {
+				t.Fatalf("%s %v: verdict %s, want violated (%s)", spec.Name, c.Params, r.Verdict, c.Property)
+			}
+			x := r.Violations[0]
+			if x.Property != c.Property {
+				t.Fatalf("%s %v: caught by %s, want %s", spec.Name, c.Params, x.Property, c.Property)
+			}
+			if c.Steps != 0 && x.Trace.Len() != c.Steps {
+				t.Errorf("%s %v: shortest trace has %d steps, want %d", spec.Name, c.Params, x.Trace.Len(), c.Steps)
+			}
+			MustReplay(t, sys, spec.Name, v, x)
+			var buf bytes.Buffer
+			if err := explore.NewITF(spec.Name, v, x).Write(&buf); err != nil {
+				t.Fatal(err)
+			}
+			Compare(t, filepath.Join(dir, c.Name+".itf.json"), buf.Bytes())
+		})
+	}
+}
+
+// Names returns the sorted property names of a result, for messages.
+func Names(r *explore.Result) []string {
+	var out []string
+	for _, p := range r.Properties {
+		out = append(out, p.Name)
+	}
+	sort.Strings(out)
+	return out
+}
