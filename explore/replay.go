@@ -15,6 +15,8 @@ type ReplayResult struct {
 	Reproduced bool
 	// Steps is the number of steps that matched.
 	Steps int
+	// Property is the stored violated property.
+	Property string
 	// Reason explains a failure in one line.
 	Reason string
 }
@@ -24,6 +26,12 @@ type ReplayResult struct {
 // enabled step with the stored label; and the last state must violate the
 // stored property (an invariant, or deadlock freedom).
 func Replay(sys model.System, t *ITFTrace) ReplayResult {
+	r := replay(sys, t)
+	r.Property = t.Meta.Property
+	return r
+}
+
+func replay(sys model.System, t *ITFTrace) ReplayResult {
 	desc, ok := sys.(model.Describer)
 	if !ok {
 		return ReplayResult{Reason: "the system cannot describe its states"}

@@ -313,7 +313,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 		fmt.Fprintf(stdout, "NOT REPRODUCED %s: %s\n", path, res.Reason)
 		return exitViolated, nil
 	}
-	fmt.Fprintf(stdout, "reproduced %s: %d steps, still violates the stored property\n", path, res.Steps)
+	fmt.Fprintf(stdout, "reproduced %s: %d steps, still violates %s\n", path, res.Steps, res.Property)
 	return exitOK, nil
 }
 

@@ -1,0 +1,261 @@
+package explore
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mxcheck/mxcheck/model"
+)
+
+// A long path 0→1→2→3→4 and a shortcut 0→5→4 to the bad state 4: BFS must
+// return the 2-step trace; DFS, which takes the first successor first, the
+// 4-step one. Both must be valid paths that end in the bad state.
+func TestShortestTrace(t *testing.T) {
+	g := &toy{init: []int{0}, edges: edges([2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4}, [2]int{0, 5}, [2]int{5, 4}),
+		bad: map[string]func(int) bool{"a": func(s int) bool { return s == 4 }}}
+	sys := toyDesc{g}
+	for _, tc := range []struct {
+		strategy Strategy
+		want     []int
+	}{{BFS, []int{0, 5, 4}}, {DFS, []int{0, 1, 2, 3, 4}}} {
+		r := run(sys, Options{Strategy: tc.strategy})
+		if r.Verdict != Violated || len(r.Violations) != 1 {
+			t.Fatalf("%v: verdict %v, %d violations", tc.strategy, r.Verdict, len(r.Violations))
+		}
+		var got []int
+		for _, s := range r.Violations[0].Trace.Steps {
+			got = append(got, s.State["s"].(int))
+		}
+		if !equalInts(got, tc.want) {
+			t.Errorf("%v trace %v, want %v", tc.strategy, got, tc.want)
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// On i → i+1 and i → 2i (mod 10), every strategy finds exactly 10 states
+// and 20 transitions, and the BFS depth is the longest shortest path (4).
+func TestCounts(t *testing.T) {
+	g := &toy{init: []int{0}, next: func(s int) []toyEdge { return []toyEdge{{to: (s + 1) % 10}, {to: 2 * s % 10}} }}
+	want := map[Strategy][3]int64{BFS: {10, 20, 5}, DFS: {10, 20, -1}}
+	for st, w := range want {
+		r := run(g, Options{Strategy: st})
+		if r.Verdict != Verified || !r.Exhausted {
+			t.Fatalf("%v: verdict %v exhausted %v", st, r.Verdict, r.Exhausted)
+		}
+		if r.Stats.Distinct != w[0] || r.Stats.Transitions != w[1] || (w[2] >= 0 && int64(r.Stats.Depth) != w[2]) {
+			t.Errorf("%v: distinct %d transitions %d depth %d, want %v", st, r.Stats.Distinct, r.Stats.Transitions, r.Stats.Depth, w)
+		}
+	}
+}
+
+// Deadlock is pending work with no step but stutters and adversary moves.
+func TestDeadlock(t *testing.T) {
+	pending := func(s int) bool { return s != 9 }
+	for _, tc := range []struct {
+		name  string
+		edges map[int][]toyEdge
+		want  Verdict
+	}{
+		{"stutter-only", map[int][]toyEdge{0: {{to: 1}}, 1: {{to: 1}}}, Violated},
+		{"adversary-only", map[int][]toyEdge{0: {{to: 1}}, 1: {{to: 2, kind: model.AdversaryStep}}, 2: {{to: 9}}}, Violated},
+		{"no-step", map[int][]toyEdge{0: {{to: 1}}}, Violated},
+		{"progress", map[int][]toyEdge{0: {{to: 1}}, 1: {{to: 1}, {to: 9}}}, Verified},
+		{"env-progress", map[int][]toyEdge{0: {{to: 9, kind: model.EnvStep}}}, Verified},
+		{"quiescent", map[int][]toyEdge{0: {{to: 9}}, 9: {{to: 9}}}, Verified},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := toyWorker{&toy{init: []int{0}, edges: tc.edges, pending: pending}}
+			r := run(g, Options{})
+			if r.Verdict != tc.want {
+				t.Fatalf("verdict %v, want %v", r.Verdict, tc.want)
+			}
+			if tc.want == Violated && (r.Violations[0].Property != Deadlock || r.Violations[0].Kind != "deadlock") {
+				t.Errorf("violation %+v, want a deadlock", r.Violations[0])
+			}
+			if r := run(g, Options{NoDeadlock: true}); r.Verdict != Verified || len(r.Properties) != 0 {
+				t.Errorf("with NoDeadlock: %v %v", r.Verdict, r.Properties)
+			}
+		})
+	}
+}
+
+// counter counts up forever: only limits end its search.
+var counter = &toy{init: []int{0}, next: func(s int) []toyEdge { return []toyEdge{{to: s + 1}, {to: s + 2}} },
+	bad: map[string]func(int) bool{"a": func(s int) bool { return s < 0 }}}
+
+func TestLimitsAreIncomplete(t *testing.T) {
+	for _, tc := range []struct {
+		opt   Options
+		limit string
+	}{
+		{Options{MaxStates: 50}, "max-states"},
+		{Options{MaxDepth: 7}, "max-depth"},
+		{Options{MaxDepth: 7, Strategy: DFS}, "max-depth"},
+		{Options{Timeout: 30 * time.Millisecond}, "timeout"},
+		{Options{MemoryMB: 1, MaxStates: 2_000_000}, "memory"}, // the state cap only backstops a broken memory limit
+	} {
+		r := run(counter, tc.opt)
+		if r.Verdict != Incomplete || r.Limit != tc.limit || r.Exhausted {
+			t.Errorf("%+v: verdict %v limit %q exhausted %v", tc.opt, r.Verdict, r.Limit, r.Exhausted)
+		}
+		for _, p := range r.Properties {
+			if p.Status != Unknown {
+				t.Errorf("%+v: property %s is %s under a limit, want unknown", tc.opt, p.Name, p.Status)
+			}
+		}
+		var b strings.Builder
+		if err := WriteText(&b, r); err != nil || !strings.Contains(b.String(), "INCOMPLETE") || strings.Contains(b.String(), "VERIFIED") {
+			t.Errorf("%+v: text output does not say incomplete:\n%s", tc.opt, b.String())
+		}
+	}
+	if r := run(counter, Options{MaxStates: 50}); r.Stats.Distinct != 50 {
+		t.Errorf("max-states 50 stopped at %d states", r.Stats.Distinct)
+	}
+	if r := run(counter, Options{MaxDepth: 7}); r.Stats.Depth != 7 {
+		t.Errorf("max-depth 7 reached depth %d", r.Stats.Depth)
+	}
+}
+
+// A depth bound that cuts nothing leaves the verdict complete.
+func TestDepthBoundThatCutsNothing(t *testing.T) {
+	g := &toy{init: []int{0}, edges: edges([2]int{0, 1}, [2]int{1, 2})}
+	if r := run(g, Options{MaxDepth: 5}); r.Verdict != Verified {
+		t.Errorf("verdict %v, want verified", r.Verdict)
+	}
+	if r := run(g, Options{MaxDepth: 1}); r.Verdict != Incomplete {
+		t.Errorf("verdict %v, want incomplete", r.Verdict)
+	}
+}
+
+// Continue finds the first violation of every property; without it the
+// search stops at the first and leaves the others unknown.
+func TestContinue(t *testing.T) {
+	g := &toy{init: []int{0}, next: func(s int) []toyEdge {
+		if s >= 20 {
+			return nil
+		}
+		return []toyEdge{{to: s + 1}}
+	}, bad: map[string]func(int) bool{"a": func(s int) bool { return s == 3 }, "b": func(s int) bool { return s >= 7 }}}
+	r := run(toyDesc{g}, Options{Continue: true})
+	if len(r.Violations) != 2 || r.Violations[0].Property != "a" || r.Violations[0].Trace.Len() != 3 ||
+		r.Violations[1].Property != "b" || r.Violations[1].Trace.Len() != 7 {
+		t.Fatalf("violations %+v", r.Violations)
+	}
+	r = run(toyDesc{g}, Options{})
+	if len(r.Violations) != 1 || r.Properties[1].Status != Unknown {
+		t.Fatalf("without continue: %+v %+v", r.Violations, r.Properties)
+	}
+}
+
+func TestOptionsValidated(t *testing.T) {
+	for _, o := range []Options{{MaxStates: -1}, {MaxDepth: -1}, {Timeout: -1}, {MemoryMB: -1}, {Strategy: 9}} {
+		if _, err := New(counter, o); err == nil {
+			t.Errorf("New accepted %+v", o)
+		}
+	}
+	if _, err := New(nil, Options{}); err == nil {
+		t.Error("New accepted a nil system")
+	}
+}
+
+func TestSeenSet(t *testing.T) {
+	s := newSeenSet()
+	rng := rand.New(rand.NewPCG(5, 6))
+	fps := map[uint64]bool{}
+	for i := 0; i < 200000; i++ {
+		fp := rng.Uint64()%50000*0x9e3779b97f4a7c15 | 1 // many repeats
+		if s.insert(fp) == fps[fp] {
+			t.Fatalf("insert(%x) new=%v, but seen before=%v", fp, !fps[fp], fps[fp])
+		}
+		fps[fp] = true
+	}
+	for fp := range fps {
+		if !s.contains(fp) || s.insertLocked(fp) {
+			t.Fatalf("lost %x after growth", fp)
+		}
+	}
+	if s.contains(2) {
+		t.Error("contains an even fingerprint never inserted")
+	}
+	if per := float64(s.bytes()) / float64(len(fps)); per > 17 {
+		t.Errorf("%.1f bytes per fingerprint, want ≤ 16 plus slack", per)
+	}
+}
+
+// Rendering: text names the violated property and each step; JSON is
+// valid and carries the verdict; an ITF trace round-trips and replays.
+func TestRenderAndReplay(t *testing.T) {
+	g := &toy{init: []int{0}, edges: edges([2]int{0, 1}, [2]int{1, 2}), bad: map[string]func(int) bool{"a": func(s int) bool { return s == 2 }}}
+	sys := toyDesc{g}
+	r := run(sys, Options{})
+	var text bytes.Buffer
+	if err := WriteText(&text, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"VIOLATION of invariant a after 2 steps", "  1. 0->1", "  2. 1->2", "verdict: VIOLATED"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	var js bytes.Buffer
+	if err := WriteJSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || back["verdict"] != "violated" {
+		t.Fatalf("JSON %v: %s", err, js.String())
+	}
+	var itf bytes.Buffer
+	if err := NewITF("toy", nil, r.Violations[0]).Write(&itf); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := ReadITF(bytes.NewReader(itf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := Replay(sys, tr); !res.Reproduced || res.Steps != 2 {
+		t.Errorf("replay: %+v", res)
+	}
+	// A different model (the bad state moved) no longer violates.
+	g.bad["a"] = func(s int) bool { return s == 5 }
+	if res := Replay(sys, tr); res.Reproduced {
+		t.Error("replay reproduced a violation the model no longer has")
+	}
+	// A model whose step is gone diverges.
+	g.edges = edges([2]int{0, 2})
+	if res := Replay(sys, tr); res.Reproduced || !strings.Contains(res.Reason, "diverged at step 1") {
+		t.Errorf("replay on a changed model: %+v", res)
+	}
+}
+
+func TestReadITFRejectsMalformed(t *testing.T) {
+	for name, text := range map[string]string{
+		"not-json":     "{",
+		"not-mxcheck":  `{"#meta": {}, "states": [{"#meta": {}}]}`,
+		"no-property":  `{"#meta": {"source": "mxcheck", "spec": "ra", "kind": "invariant"}, "states": [{"#meta": {}}]}`,
+		"bad-kind":     `{"#meta": {"source": "mxcheck", "spec": "ra", "property": "x", "kind": "weird"}, "states": [{"#meta": {}}]}`,
+		"no-states":    `{"#meta": {"source": "mxcheck", "spec": "ra", "property": "x", "kind": "invariant"}, "states": []}`,
+		"no-step-name": `{"#meta": {"source": "mxcheck", "spec": "ra", "property": "x", "kind": "invariant"}, "states": [{"#meta": {}}, {"#meta": {}}]}`,
+		"states-wrong": `{"#meta": {"source": "mxcheck", "spec": "ra", "property": "x", "kind": "invariant"}, "states": 3}`,
+	} {
+		if _, err := ReadITF(strings.NewReader(text)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}

@@ -1,0 +1,162 @@
+package ra_test
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/mxcheck/mxcheck/explore"
+	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/specs/ra"
+	"github.com/mxcheck/mxcheck/specs/spectest"
+)
+
+// TestGolden pins verdicts, state counts and shortest counterexample lengths,
+// and cross-checks BFS against DFS on every row.
+func TestGolden(t *testing.T) {
+	cases := []spectest.Case{
+		{Name: "full-n3-r1", Params: model.Values{"nodes": "3"}},
+		{Name: "full-n3-r2", Params: model.Values{"nodes": "3", "requests": "2"}},
+		{Name: "asymmetric-n3", Params: model.Values{"nodes": "3", "missing": "1:0"}},
+		{Name: "symmetric-n3", Params: model.Values{"nodes": "3", "missing": "0:1,1:0"}},
+		{Name: "churn0-n3", Params: model.Values{"nodes": "3", "churn": "0"}},
+		{Name: "churn1-n3", Params: model.Values{"nodes": "3", "churn": "1"}},
+		{Name: "churn2-n3", Params: model.Values{"nodes": "3", "churn": "2"}},
+		{Name: "never-defer-n3", Params: model.Values{"nodes": "3", "mutant": "never-defer"}},
+		{Name: "defer-forever-n3", Params: model.Values{"nodes": "3", "mutant": "defer-forever"}},
+		{Name: "full-n4-r1", Params: model.Values{"nodes": "4"}},
+	}
+	spectest.Golden(t, ra.Spec, "testdata/golden.txt", cases)
+}
+
+// TestCounterexamples checks the known violations and mutants: each is
+// caught by the named property with a shortest trace of the pinned length,
+// and its stored trace under counterexamples/ra is unchanged.
+func TestCounterexamples(t *testing.T) {
+	spectest.Violations(t, ra.Spec, "../../counterexamples/ra", []spectest.Expect{
+		// Theorem 3 case 2: n1 does not know n0. One missing entry.
+		{Name: "asymmetric-ignorance", Params: model.Values{"missing": "1:0"}, Property: "mutual-exclusion", Steps: 10},
+		// Theorem 3 case 1: neither knows the other.
+		{Name: "symmetric-ignorance", Params: model.Values{"missing": "0:1,1:0"}, Property: "mutual-exclusion", Steps: 8},
+		// One entry churned while the protocol runs suffices.
+		{Name: "churn-1", Params: model.Values{"churn": "1"}, Property: "mutual-exclusion", Steps: 11},
+		{Name: "mutant-never-defer", Params: model.Values{"mutant": "never-defer"}, Property: "mutual-exclusion"},
+		{Name: "mutant-defer-forever", Params: model.Values{"mutant": "defer-forever"}, Property: explore.Deadlock},
+	})
+}
+
+// TestFewestChurnedEntries finds the least churn budget that breaks RA on
+// three nodes with full lists: none with 0, a violation with 1.
+func TestFewestChurnedEntries(t *testing.T) {
+	fewest := -1
+	for k := 0; k <= 2 && fewest < 0; k++ {
+		sys, _ := spectest.Build(t, ra.Spec, model.Values{"churn": itoa(k)})
+		if r := spectest.Run(t, sys, explore.Options{}); r.Verdict == explore.Violated {
+			fewest = k
+		} else if r.Verdict != explore.Verified {
+			t.Fatalf("churn %d: %s", k, r.Verdict)
+		}
+	}
+	if fewest != 1 {
+		t.Errorf("fewest churned entries that break RA on 3 nodes = %d, want 1", fewest)
+	}
+}
+
+func itoa(k int) string { return string(rune('0' + k)) }
+
+// TestBadConfigurations checks that impossible configurations are errors,
+// never panics.
+func TestBadConfigurations(t *testing.T) {
+	for name, v := range map[string]model.Values{
+		"missing-out-of-range": {"missing": "3:0"},
+		"missing-self":         {"missing": "1:1"},
+		"missing-garbage":      {"missing": "1-0"},
+		"negative-requests":    {"requests": "-1"},
+		"too-many-nodes":       {"nodes": "17"},
+		"zero-nodes":           {"nodes": "0"},
+		"churn-too-big":        {"churn": "7"},
+		"unknown-mutant":       {"mutant": "bogus"},
+		"not-a-number":         {"nodes": "three"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			full, err := ra.Spec.Normalize(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ra.Spec.Build(full); err == nil {
+				t.Errorf("Build(%v) succeeded, want an error", v)
+			}
+		})
+	}
+}
+
+// TestKeyInjective: over random node states and messages, equal values
+// have equal encodings and different values different encodings.
+func TestKeyInjective(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	node := func() ra.Node {
+		return ra.Node{State: ra.Phase(rng.IntN(3)), HSN: uint8(rng.IntN(3)), TS: uint8(rng.IntN(3)),
+			Awaiting: model.NodeSet(rng.IntN(4)), Deferred: model.NodeSet(rng.IntN(4) << 14)}
+	}
+	msg := func() ra.Msg { return ra.Msg{Kind: ra.Kind(rng.IntN(2)), TS: uint8(rng.IntN(3))} }
+	for i := 0; i < 20000; i++ {
+		a, b := node(), node()
+		if (a == b) != (string(a.AppendKey(nil)) == string(b.AppendKey(nil))) {
+			t.Fatalf("node key not injective: %+v %+v", a, b)
+		}
+		m, n := msg(), msg()
+		if (m == n) != (string(m.AppendKey(nil)) == string(n.AppendKey(nil))) {
+			t.Fatalf("message key not injective: %+v %+v", m, n)
+		}
+	}
+}
+
+// TestStateKeys: over random reachable states of RA, two states have equal
+// keys exactly when they are deeply equal.
+func TestStateKeys(t *testing.T) {
+	sys, _ := spectest.Build(t, ra.Spec, model.Values{"requests": "2", "churn": "1"})
+	rng := rand.New(rand.NewPCG(3, 4))
+	var states []model.State
+	for walk := 0; walk < 300; walk++ {
+		s := sys.Clone(sys.Init()[0])
+		for depth := 0; depth < 25; depth++ {
+			states = append(states, s)
+			var succ []model.State
+			sys.Successors(s, func(_ model.Transition, n model.State) bool {
+				succ = append(succ, sys.Clone(n))
+				return true
+			})
+			if len(succ) == 0 {
+				break
+			}
+			s = succ[rng.IntN(len(succ))]
+		}
+	}
+	equalKeys, equalStates := 0, 0
+	for i := 0; i < 4000; i++ {
+		a, b := states[rng.IntN(len(states))], states[rng.IntN(len(states))]
+		ka, kb := string(sys.AppendKey(nil, a)), string(sys.AppendKey(nil, b))
+		same := reflect.DeepEqual(normal(a), normal(b))
+		if same != (ka == kb) {
+			t.Fatalf("states equal=%v but keys equal=%v:\n%v\n%v", same, ka == kb, a, b)
+		}
+		if same {
+			equalStates++
+		}
+		if ka == kb {
+			equalKeys++
+		}
+	}
+	if equalStates == 0 {
+		t.Fatal("the sample never drew two equal states; the test proves nothing")
+	}
+}
+
+// normal strips slice capacity differences so DeepEqual compares contents.
+func normal(s model.State) model.World[ra.Node, ra.Msg] {
+	w := *s.(*model.World[ra.Node, ra.Msg])
+	if len(w.Msgs) == 0 {
+		w.Msgs = nil
+	}
+	return w
+}
