@@ -75,7 +75,7 @@ func (g toyDesc) DescribeStep(s model.State, t model.Transition) string {
 func (g toyDesc) Changes(from, to model.State) []string {
 	return []string{fmt.Sprintf("s: %d -> %d", from.(int), to.(int))}
 }
-func (g toyDesc) Dump(s model.State) []string        { return []string{fmt.Sprint(s.(int))} }
+func (g toyDesc) Dump(s model.State) []string      { return []string{fmt.Sprint(s.(int))} }
 func (g toyDesc) ITF(s model.State) map[string]any { return map[string]any{"s": s.(int)} }
 
 // edges builds an edge map of node steps from pairs.
