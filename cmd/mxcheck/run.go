@@ -49,10 +49,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	code, err := dispatch(args, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "mxcheck: %v\n", err)
-		var ue usageError
-		if errors.As(err, &ue) {
-			return exitUsage
-		}
 		return exitUsage
 	}
 	return code
@@ -207,16 +203,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	res := chk.Run()
-	if cf.dotOut != "" {
+	if cf.dotOut != "" && res.Verdict == explore.Violated {
 		if err := writeDOT(cf.dotOut, res); err != nil {
-			fmt.Fprintf(stderr, "mxcheck: %v\n", err)
-			return exitUsage, nil
+			return exitUsage, err
 		}
 	}
 	if cf.traceOut != "" {
-		if err := writeTrace(cf.traceOut, spec, values, res); err != nil {
-			fmt.Fprintf(stderr, "mxcheck: %v\n", err)
-			return exitUsage, nil
+		if err := writeTrace(cf.traceOut, spec, values, res, stderr); err != nil {
+			return exitUsage, err
 		}
 	}
 	if cf.json {
@@ -265,9 +259,12 @@ func specFlags(fs *pflag.FlagSet, spec *model.Spec) (map[string]func() string, e
 	return get, nil
 }
 
-func writeTrace(path string, spec *model.Spec, values model.Values, res *explore.Result) error {
+// writeTrace writes the first violation's trace; with no violation it only
+// says so on stderr.
+func writeTrace(path string, spec *model.Spec, values model.Values, res *explore.Result, stderr io.Writer) error {
 	if len(res.Violations) == 0 {
-		return fmt.Errorf("--trace-out %s: no violation, so no trace was written", path)
+		fmt.Fprintf(stderr, "mxcheck: --trace-out %s: no violation, so no trace was written\n", path)
+		return nil
 	}
 	f, err := os.Create(path)
 	if err != nil {
@@ -283,6 +280,7 @@ func writeTrace(path string, spec *model.Spec, values model.Values, res *explore
 	return nil
 }
 
+// writeDOT writes the graph of the first violated graph invariant.
 func writeDOT(path string, res *explore.Result) error {
 	for _, v := range res.Violations {
 		if v.DOT == "" {
