@@ -47,10 +47,41 @@ type Options struct {
 	// Continue keeps searching after a violation, to find the first
 	// (shortest, under BFS) violation of every property.
 	Continue bool
+	// POR turns on partial-order reduction (package reduce).
+	POR bool
+	// Symmetry turns on symmetry reduction (package reduce); the system
+	// must declare its symmetries.
+	Symmetry bool
+	// Liveness adds the liveness check: no fair cycle on which some node
+	// stays hungry forever (lockout/starvation freedom).
+	Liveness bool
+	// Choices says how random choices count for liveness: Probabilistic
+	// (the default: a property must hold with probability 1) or
+	// Adversarial (the scheduler also picks every random outcome).
+	Choices Choices
 	// Progress receives a progress line every ProgressEvery; nil for none.
 	Progress io.Writer
 	// ProgressEvery is the progress interval; 0 means 3 seconds.
 	ProgressEvery time.Duration
+}
+
+// Choices is how liveness treats the outcomes of random choices.
+type Choices uint8
+
+const (
+	// Probabilistic: random outcomes follow a distribution with full
+	// support; liveness must hold with probability 1.
+	Probabilistic Choices = iota
+	// Adversarial: the scheduler picks random outcomes too.
+	Adversarial
+)
+
+// String renders the mode as "probabilistic" or "adversarial".
+func (c Choices) String() string {
+	if c == Adversarial {
+		return "adversarial"
+	}
+	return "probabilistic"
 }
 
 // validate checks o once; the error is one line.
@@ -66,6 +97,8 @@ func (o *Options) validate() error {
 		return errors.New("timeout must not be negative")
 	case o.MemoryMB < 0:
 		return errors.New("memory must not be negative")
+	case o.Choices > Adversarial:
+		return errors.New("unknown choices mode")
 	}
 	if o.ProgressEvery == 0 {
 		o.ProgressEvery = 3 * time.Second

@@ -26,6 +26,15 @@ func New(sys model.System, opt Options) (*Checker, error) {
 	if err := opt.validate(); err != nil {
 		return nil, err
 	}
+	if opt.POR {
+		return nil, fmt.Errorf("partial-order reduction is not built yet")
+	}
+	if opt.Symmetry {
+		return nil, fmt.Errorf("symmetry reduction is not built yet")
+	}
+	if opt.Liveness {
+		return nil, fmt.Errorf("liveness checking is not built yet")
+	}
 	c := &Checker{sys: sys, opt: opt, inv: sys.Invariants()}
 	if w, ok := sys.(model.Worker); ok && !opt.NoDeadlock {
 		c.worker = w

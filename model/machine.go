@@ -82,6 +82,39 @@ func (m *Machine[N, M]) Notes() []string {
 	return m.p.Notes(&m.cfg)
 }
 
+// Hungry returns the live nodes waiting for the CS.
+func (m *Machine[N, M]) Hungry(s State) NodeSet {
+	var out NodeSet
+	if m.p.Hungry == nil {
+		return out
+	}
+	w := s.(*World[N, M])
+	for i := range w.Nodes {
+		if !w.Meta[i].Crashed && m.p.Hungry(&w.Nodes[i]) {
+			out = out.Add(NodeID(i))
+		}
+	}
+	return out
+}
+
+// FairClass appends the weak-fairness class of t from s (see Fair).
+func (m *Machine[N, M]) FairClass(dst []byte, s State, t Transition) ([]byte, bool) {
+	if t.Kind == AdversaryStep {
+		return dst, false
+	}
+	a := &m.p.Actions[t.Action]
+	switch a.Kind {
+	case Request:
+		return dst, false
+	case Receive:
+		w := s.(*World[N, M])
+		e := &w.Msgs[t.Msg]
+		dst = append(dst, 'm', byte(e.From), byte(e.To), byte(e.FromPort)<<4|byte(e.ToPort))
+		return e.Msg.AppendKey(dst), true
+	}
+	return append(dst, 'a', byte(t.Node), t.Action), true
+}
+
 // Pending reports whether some live node has unfinished work.
 func (m *Machine[N, M]) Pending(s State) bool {
 	if m.p.Pending == nil {

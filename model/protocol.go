@@ -78,6 +78,10 @@ type Protocol[N Value, M Message] struct {
 	// a state where some node is pending and no step but stutters and
 	// adversary moves is enabled. nil disables deadlock detection.
 	Pending func(n *N) bool
+	// Hungry reports whether a node has requested the CS and not yet
+	// entered it. Liveness checking looks for fair cycles on which some node
+	// stays hungry forever; nil means the protocol makes no liveness claim.
+	Hungry func(n *N) bool
 	// FIFO makes every channel first-in first-out; the default is a bag.
 	FIFO bool
 	// Notes, optional, returns lines printed before a search of

@@ -116,3 +116,18 @@ type Explainer interface {
 type Noter interface {
 	Notes() []string
 }
+
+// Fair is an optional System capability for liveness checking.
+type Fair interface {
+	// Hungry returns the nodes of s that have requested the CS and not yet
+	// entered it.
+	Hungry(s State) NodeSet
+	// FairClass appends to dst the weak-fairness class of transition t taken
+	// from s and reports whether t is subject to fairness at all. Steps of
+	// one class are "the same action" for weak fairness: a class that stays
+	// enabled must eventually be taken. Classes: each local action of each
+	// node; the delivery of each message in transit (its envelope, whichever
+	// receive action takes it); each exit-CS call (the application leaves the
+	// CS eventually). Request calls and adversary moves owe nothing.
+	FairClass(dst []byte, s State, t Transition) ([]byte, bool)
+}

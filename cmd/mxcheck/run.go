@@ -123,6 +123,10 @@ type checkFlags struct {
 	traceOut   string
 	dotOut     string
 	quiet      bool
+	por        bool
+	symmetry   bool
+	liveness   bool
+	choices    string
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
@@ -137,6 +141,10 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.traceOut, "trace-out", "", "write the counterexample to this file (ITF JSON, for replay)")
 	fs.StringVar(&f.dotOut, "dot-out", "", "write the graph behind a violated graph invariant to this file (DOT)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
+	fs.BoolVar(&f.por, "por", false, "partial-order reduction")
+	fs.BoolVar(&f.symmetry, "symmetry", false, "symmetry reduction (specs with interchangeable nodes)")
+	fs.BoolVar(&f.liveness, "liveness", false, "also check lockout/starvation freedom (fair cycles)")
+	fs.StringVar(&f.choices, "choices", "probabilistic", "random choices in liveness: probabilistic (holds with probability 1) or adversarial")
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
@@ -181,6 +189,16 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		MemoryMB:   cf.memory,
 		NoDeadlock: cf.noDeadlock,
 		Continue:   cf.cont,
+		POR:        cf.por,
+		Symmetry:   cf.symmetry,
+		Liveness:   cf.liveness,
+	}
+	switch cf.choices {
+	case "probabilistic":
+	case "adversarial":
+		opt.Choices = explore.Adversarial
+	default:
+		return exitUsage, usagef("--choices: unknown mode %q (want probabilistic or adversarial)", cf.choices)
 	}
 	switch cf.strategy {
 	case "bfs":

@@ -83,6 +83,7 @@ func TestBadInput(t *testing.T) {
 		{"negative-requests", []string{"check", "ra", "--requests", "-1"}, "--requests"},
 		{"too-many-nodes", []string{"check", "ra", "--nodes", "40"}, "--nodes"},
 		{"bad-strategy", []string{"check", "ra", "--strategy", "random"}, "--strategy"},
+		{"bad-choices", []string{"check", "ra", "--choices", "dice"}, "--choices"},
 		{"negative-limit", []string{"check", "ra", "--max-states", "-5"}, "max-states"},
 		{"extra-arg", []string{"check", "ra", "extra"}, "unexpected argument"},
 		{"list-arg", []string{"list", "x"}, "no arguments"},

@@ -170,6 +170,7 @@ func Protocol(mut Mutant) *model.Protocol[Node, Msg] {
 			}},
 		},
 		Pending: func(n *Node) bool { return n.State != Released },
+		Hungry:  func(n *Node) bool { return n.State == Wanted },
 	}
 }
 

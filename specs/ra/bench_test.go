@@ -1,0 +1,37 @@
+package ra_test
+
+import (
+	"testing"
+
+	"github.com/mxcheck/mxcheck/explore"
+	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/specs/ra"
+	"github.com/mxcheck/mxcheck/specs/spectest"
+)
+
+// BenchmarkRA explores fixed RA configurations single-threaded and reports
+// distinct states, states/s and seen-set bytes per distinct state.
+// Run with -benchtime 1x: one iteration is a whole search.
+func BenchmarkRA(b *testing.B) {
+	for _, bc := range []struct {
+		name   string
+		params model.Values
+	}{
+		{"n3-r2", model.Values{"nodes": "3", "requests": "2"}},
+		{"n4-r1", model.Values{"nodes": "4"}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			sys, _ := spectest.Build(b, ra.Spec, bc.params)
+			var r *explore.Result
+			for i := 0; i < b.N; i++ {
+				r = spectest.Run(b, sys, explore.Options{})
+			}
+			if r.Verdict != explore.Verified {
+				b.Fatalf("verdict %s", r.Verdict)
+			}
+			b.ReportMetric(float64(r.Stats.Distinct), "states")
+			b.ReportMetric(r.Stats.Rate, "states/s")
+			b.ReportMetric(r.Stats.BytesPerState, "B/state")
+		})
+	}
+}
