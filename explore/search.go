@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/reduce"
 )
 
 // Checker runs searches over one System with one set of Options.
@@ -16,6 +17,7 @@ type Checker struct {
 	inv    []model.Invariant
 	worker model.Worker
 	desc   model.Describer
+	sym    model.Symmetric // non-nil when symmetry reduction is on
 }
 
 // New validates opt against sys and returns a Checker.
@@ -29,13 +31,17 @@ func New(sys model.System, opt Options) (*Checker, error) {
 	if opt.POR {
 		return nil, fmt.Errorf("partial-order reduction is not built yet")
 	}
-	if opt.Symmetry {
-		return nil, fmt.Errorf("symmetry reduction is not built yet")
-	}
 	if opt.Liveness {
 		return nil, fmt.Errorf("liveness checking is not built yet")
 	}
 	c := &Checker{sys: sys, opt: opt, inv: sys.Invariants()}
+	if opt.Symmetry {
+		sp, ok := sys.(model.SymmetryProvider)
+		if !ok || sp.Symmetric() == nil {
+			return nil, fmt.Errorf("symmetry requested, but this spec does not declare its nodes interchangeable")
+		}
+		c.sym = sp.Symmetric()
+	}
 	if w, ok := sys.(model.Worker); ok && !opt.NoDeadlock {
 		c.worker = w
 	}
@@ -78,6 +84,8 @@ type search struct {
 	queue    func() int
 	key      []byte
 	keyS     []byte
+	fpKey    []byte
+	canon    *reduce.Canonical // non-nil under symmetry reduction
 	memCheck []metrics.Sample
 }
 
@@ -86,6 +94,9 @@ func (c *Checker) newSearch() *search {
 	s.lastTick = s.start
 	if c.opt.Timeout > 0 {
 		s.deadline = s.start.Add(c.opt.Timeout)
+	}
+	if c.sym != nil {
+		s.canon = reduce.NewCanonical(c.sym)
 	}
 	if c.opt.MemoryMB > 0 {
 		s.memCheck = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
@@ -108,8 +119,7 @@ func (s *search) linkOf(id uint32) link { return s.links[id/linkChunk][id%linkCh
 // discover records state st reached by link l. It reports whether the state
 // is new; when it is, its invariants are checked and limits applied.
 func (s *search) discover(l link, st model.State, depth int) (uint32, bool) {
-	s.key = s.c.sys.AppendKey(s.key[:0], st)
-	if !s.seen.insert(model.Fingerprint(s.key)) {
+	if !s.seen.insert(s.fingerprint(st)) {
 		return 0, false
 	}
 	id := s.addLink(l)
@@ -128,6 +138,16 @@ func (s *search) discover(l link, st model.State, depth int) (uint32, bool) {
 		s.halt("max-states")
 	}
 	return id, true
+}
+
+// fingerprint is the fingerprint of st's key, canonical under symmetry.
+func (s *search) fingerprint(st model.State) uint64 {
+	if s.canon != nil {
+		s.fpKey = s.canon.AppendKey(s.fpKey[:0], st)
+	} else {
+		s.fpKey = s.c.sys.AppendKey(s.fpKey[:0], st)
+	}
+	return model.Fingerprint(s.fpKey)
 }
 
 // record notes the first violation of prop at state id.

@@ -82,6 +82,19 @@ type Protocol[N Value, M Message] struct {
 	// entered it. Liveness checking looks for fair cycles on which some node
 	// stays hungry forever; nil means the protocol makes no liveness claim.
 	Hungry func(n *N) bool
+	// Observe projects a node state onto what the invariants read of it
+	// (for mutual exclusion: whether the node is in the CS). Partial-order
+	// reduction treats a node's step as invisible when it leaves the
+	// projection unchanged. nil makes every step visible: no reduction.
+	Observe func(n *N) uint64
+	// ObservesNetwork says the invariants also read messages in transit,
+	// topology or membership: every step that sends, receives or changes
+	// those is then visible.
+	ObservesNetwork bool
+	// Anonymous declares that node states and messages hold no node ids and
+	// every property is invariant under renaming nodes, so symmetry
+	// reduction may permute nodes. Leave it false when ids break ties.
+	Anonymous bool
 	// FIFO makes every channel first-in first-out; the default is a bag.
 	FIFO bool
 	// Notes, optional, returns lines printed before a search of

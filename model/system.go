@@ -131,3 +131,41 @@ type Fair interface {
 	// CS eventually). Request calls and adversary moves owe nothing.
 	FairClass(dst []byte, s State, t Transition) ([]byte, bool)
 }
+
+// Independence is an optional System capability for partial-order
+// reduction. Steps of different nodes commute (each reads its own state and
+// one message, and only adds messages); a node's steps conflict only with
+// adversary moves that touch the node.
+type Independence interface {
+	// Touchable reports whether, from s, some adversary move could ever
+	// change what node u's steps read or write: its links, disconnection
+	// set, membership, messages in transit to it, or crash it. It may
+	// over-approximate (true is always sound).
+	Touchable(s State, u NodeID) bool
+	// Visible reports whether step t from s to next changes anything an
+	// invariant reads. For a step of node u it must depend only on what u's
+	// step reads and writes, so that the answer is the same in every state
+	// where u's part is the same. It may over-approximate.
+	Visible(s State, t Transition, next State) bool
+}
+
+// Symmetric is an optional System capability for symmetry reduction: its
+// nodes are interchangeable.
+type Symmetric interface {
+	// NodeCount is the number of nodes of s.
+	NodeCount(s State) int
+	// AppendNodeSignature appends the part of node i's state that does not
+	// mention other nodes' ids; permutations only need to try orders that
+	// sort nodes by signature.
+	AppendNodeSignature(dst []byte, s State, i NodeID) []byte
+	// AppendPermutedKey appends the canonical key of s with every node i
+	// renamed perm[i].
+	AppendPermutedKey(dst []byte, s State, perm []NodeID) []byte
+}
+
+// SymmetryProvider is implemented by systems that may declare symmetry:
+// Symmetric returns nil when this configuration's nodes are not
+// interchangeable.
+type SymmetryProvider interface {
+	Symmetric() Symmetric
+}
