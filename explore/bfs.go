@@ -14,7 +14,11 @@ func (c *Checker) Run() *Result {
 	if c.opt.Strategy == DFS {
 		return c.dfs()
 	}
-	return c.bfs()
+	r := c.bfs()
+	if c.opt.POR && r.Verdict == Violated {
+		c.shorten(r)
+	}
+	return r
 }
 
 // bfs explores level by level, so the first violation of each invariant is

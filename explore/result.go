@@ -109,6 +109,12 @@ type Stats struct {
 	SeenBytes int64 `json:"seen_bytes"`
 	// BytesPerState is SeenBytes / Distinct.
 	BytesPerState float64 `json:"bytes_per_state"`
+	// AmpleStates is the number of states expanded with a partial-order
+	// reduced (ample) set rather than fully.
+	AmpleStates int64 `json:"ample_states,omitempty"`
+	// ShortenStates is the number of states a plain bounded BFS explored to
+	// make counterexamples found under partial-order reduction shortest.
+	ShortenStates int64 `json:"shorten_states,omitempty"`
 	// Collision is the probability that two distinct states shared a
 	// fingerprint, n(n-1)/2^65 for n distinct states, as TLC reports.
 	Collision float64 `json:"collision_probability"`

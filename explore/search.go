@@ -17,7 +17,8 @@ type Checker struct {
 	inv    []model.Invariant
 	worker model.Worker
 	desc   model.Describer
-	sym    model.Symmetric // non-nil when symmetry reduction is on
+	sym    model.Symmetric    // non-nil when symmetry reduction is on
+	ind    model.Independence // non-nil when partial-order reduction is on
 }
 
 // New validates opt against sys and returns a Checker.
@@ -29,12 +30,20 @@ func New(sys model.System, opt Options) (*Checker, error) {
 		return nil, err
 	}
 	if opt.POR {
-		return nil, fmt.Errorf("partial-order reduction is not built yet")
+		if _, ok := sys.(model.Independence); !ok {
+			return nil, fmt.Errorf("partial-order reduction requested, but this system cannot tell which steps are independent")
+		}
+		if opt.Liveness {
+			return nil, fmt.Errorf("partial-order reduction cannot be combined with liveness checking: its cycle proviso only preserves safety and deadlocks")
+		}
 	}
 	if opt.Liveness {
 		return nil, fmt.Errorf("liveness checking is not built yet")
 	}
 	c := &Checker{sys: sys, opt: opt, inv: sys.Invariants()}
+	if opt.POR {
+		c.ind = sys.(model.Independence)
+	}
 	if opt.Symmetry {
 		sp, ok := sys.(model.SymmetryProvider)
 		if !ok || sp.Symmetric() == nil {
@@ -85,6 +94,8 @@ type search struct {
 	key      []byte
 	keyS     []byte
 	fpKey    []byte
+	keyA     []byte
+	reduced  int64             // states expanded with an ample set
 	canon    *reduce.Canonical // non-nil under symmetry reduction
 	memCheck []metrics.Sample
 }
@@ -189,10 +200,17 @@ func (s *search) expand(id uint32, st model.State, depth int, keep func(next mod
 	if checkDeadlock {
 		s.keyS = s.c.sys.AppendKey(s.keyS[:0], st)
 	}
+	ample := -1 // under POR, the node whose steps form the ample set
+	if s.c.opt.POR {
+		ample = s.ampleNode(st)
+	}
 	var ord uint32
 	s.c.sys.Successors(st, func(t model.Transition, next model.State) bool {
 		idx := ord
 		ord++
+		if ample >= 0 && (t.Kind == model.AdversaryStep || int(t.Node) != ample) {
+			return true // outside the ample set: neither explored nor counted
+		}
 		s.trans++
 		if checkDeadlock && !progress && t.Kind != model.AdversaryStep {
 			s.key = s.c.sys.AppendKey(s.key[:0], next)
@@ -296,6 +314,7 @@ func (s *search) result() *Result {
 		Elapsed:     el,
 		SeenBytes:   s.seen.bytes() + lb,
 		Collision:   n * (n - 1) / math.Exp2(65),
+		AmpleStates: s.reduced,
 	}
 	if el > 0 {
 		r.Stats.Rate = n / el.Seconds()

@@ -47,6 +47,13 @@ type Action[N Value, M Message] struct {
 	// Do runs the action: it updates n and may send messages and draw
 	// random choices through c.
 	Do func(c *Ctx[N, M], n *N)
+	// Independent declares that this action's steps commute with every
+	// other step of the same node, this action's other instances included:
+	// in every reachable state where both are enabled, neither disables
+	// the other and both orders reach the same state. Partial-order
+	// reduction relies on it (a node's future receives are steps it cannot
+	// see yet); reduce.CheckIndependence verifies it on a full search.
+	Independent bool
 }
 
 // Property is a named invariant over the global state of a protocol.

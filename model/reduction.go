@@ -60,6 +60,12 @@ func (m *Machine[N, M]) Visible(s State, t Transition, next State) bool {
 	return false
 }
 
+// Independent reports whether t's action is declared independent of every
+// other step of its node.
+func (m *Machine[N, M]) Independent(t Transition) bool {
+	return t.Kind != AdversaryStep && m.p.Actions[t.Action].Independent
+}
+
 // Symmetric returns the machine as a Symmetric system when the protocol
 // declares its nodes anonymous, or nil.
 func (m *Machine[N, M]) Symmetric() Symmetric {

@@ -147,6 +147,10 @@ type Independence interface {
 	// step reads and writes, so that the answer is the same in every state
 	// where u's part is the same. It may over-approximate.
 	Visible(s State, t Transition, next State) bool
+	// Independent reports whether step t is declared to commute with every
+	// other step of its node (model.Action.Independent). Adversary steps
+	// are never independent.
+	Independent(t Transition) bool
 }
 
 // Symmetric is an optional System capability for symmetry reduction: its

@@ -157,11 +157,14 @@ func Protocol(mut Mutant) *model.Protocol[Node, Msg] {
 				},
 			},
 			{
-				// ReceiveOK: one fewer answer to wait for.
-				Name: "ReceiveOK",
-				Kind: model.Receive,
-				On:   isKind(OK),
-				Do:   func(c *model.Ctx[Node, Msg], n *Node) { n.Awaiting = n.Awaiting.Remove(c.From()) },
+				// ReceiveOK: one fewer answer to wait for. It only shrinks
+				// Awaiting, which no other step reads while an OK is in
+				// transit, so it commutes with every step of its node.
+				Name:        "ReceiveOK",
+				Kind:        model.Receive,
+				On:          isKind(OK),
+				Independent: true,
+				Do:          func(c *model.Ctx[Node, Msg], n *Node) { n.Awaiting = n.Awaiting.Remove(c.From()) },
 			},
 		},
 		Invariants: []model.Property[Node, Msg]{
@@ -171,6 +174,13 @@ func Protocol(mut Mutant) *model.Protocol[Node, Msg] {
 		},
 		Pending: func(n *Node) bool { return n.State != Released },
 		Hungry:  func(n *Node) bool { return n.State == Wanted },
+		// The invariant reads only whether a node is in the CS.
+		Observe: func(n *Node) uint64 {
+			if n.State == Held {
+				return 1
+			}
+			return 0
+		},
 	}
 }
 
