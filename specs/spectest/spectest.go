@@ -17,6 +17,7 @@ import (
 
 	"github.com/mxcheck/mxcheck/explore"
 	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/reduce"
 )
 
 // Update reports whether golden files should be rewritten.
@@ -88,7 +89,8 @@ func Golden(t *testing.T, spec *model.Spec, path string, cases []Case) {
 		bfs := Run(t, sys, explore.Options{Continue: true})
 		dfs := Run(t, sys, explore.Options{Continue: true, Strategy: explore.DFS})
 		CrossCheck(t, c.Name, bfs, dfs)
-		for _, r := range []*explore.Result{bfs, dfs} {
+		reduced := Reductions(t, c.Name, sys, bfs)
+		for _, r := range append([]*explore.Result{bfs, dfs}, reduced...) {
 			for _, x := range r.Violations {
 				MustReplay(t, sys, spec.Name, v, x)
 			}
@@ -97,6 +99,53 @@ func Golden(t *testing.T, spec *model.Spec, path string, cases []Case) {
 	}
 	got := strings.Join(rows, "\n") + "\n"
 	Compare(t, path, []byte(got))
+}
+
+// Reductions runs every reduction the system supports (partial-order,
+// symmetry, both) with BFS and asserts each agrees with the full BFS result
+// full: same status for every property and same shortest counterexample
+// length, never more states. When the space is small it also verifies the
+// spec's declared independence. It returns the reduced results.
+func Reductions(t testing.TB, name string, sys model.System, full *explore.Result) []*explore.Result {
+	t.Helper()
+	var opts []explore.Options
+	if _, ok := sys.(model.Independence); ok {
+		opts = append(opts, explore.Options{Continue: true, POR: true})
+	}
+	if sp, ok := sys.(model.SymmetryProvider); ok && sp.Symmetric() != nil {
+		opts = append(opts, explore.Options{Continue: true, Symmetry: true})
+		if len(opts) == 2 {
+			opts = append(opts, explore.Options{Continue: true, Symmetry: true, POR: true})
+		}
+	}
+	var out []*explore.Result
+	for _, o := range opts {
+		r := Run(t, sys, o)
+		what := fmt.Sprintf("%s (por=%v symmetry=%v)", name, o.POR, o.Symmetry)
+		if fmt.Sprint(r.Properties) != fmt.Sprint(full.Properties) {
+			t.Errorf("%s: verdicts %v, full search %v", what, r.Properties, full.Properties)
+		}
+		lens := map[string]int{}
+		for _, v := range full.Violations {
+			lens[v.Property] = v.Trace.Len()
+		}
+		for _, v := range r.Violations {
+			if v.Trace.Len() != lens[v.Property] {
+				t.Errorf("%s: shortest trace for %s has %d steps, full search %d", what, v.Property, v.Trace.Len(), lens[v.Property])
+			}
+		}
+		if r.Stats.Distinct > full.Stats.Distinct && full.Exhausted {
+			t.Errorf("%s: %d states, more than the full search's %d", what, r.Stats.Distinct, full.Stats.Distinct)
+		}
+		t.Logf("%s: %d -> %d states (%.2fx)", what, full.Stats.Distinct, r.Stats.Distinct, float64(full.Stats.Distinct)/float64(max(r.Stats.Distinct, 1)))
+		out = append(out, r)
+	}
+	if full.Exhausted && full.Stats.Distinct <= 200_000 {
+		if err := reduce.CheckIndependence(sys, 0); err != nil {
+			t.Errorf("%s: declared independence does not hold: %v", name, err)
+		}
+	}
+	return out
 }
 
 // CrossCheck asserts that two searches of the same system agree.
