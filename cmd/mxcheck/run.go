@@ -31,6 +31,7 @@ usage:
   mxcheck list                  list the specs and their flags
   mxcheck check SPEC [flags]    explore every behaviour of one configuration
   mxcheck replay FILE           re-run a stored counterexample (ITF JSON)
+  mxcheck suite FILE            run rows "SPEC FLAGS... => VERDICT", print one table
   mxcheck COMMAND --help        flags of a command
 
 exit codes: 0 verified / reproduced, 1 violated / not reproduced,
@@ -69,8 +70,10 @@ func dispatch(args []string, stdout, stderr io.Writer) (int, error) {
 		return cmdCheck(args[1:], stdout, stderr)
 	case "replay":
 		return cmdReplay(args[1:], stdout)
+	case "suite":
+		return cmdSuite(args[1:], stdout)
 	}
-	return exitUsage, usagef("unknown command %q (want list, check or replay; see mxcheck --help)", args[0])
+	return exitUsage, usagef("unknown command %q (want list, check, replay or suite; see mxcheck --help)", args[0])
 }
 
 // parse parses fs, turning pflag's errors into one-line usage errors. It
@@ -147,6 +150,36 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.choices, "choices", "probabilistic", "random choices in liveness: probabilistic (holds with probability 1) or adversarial")
 }
 
+// options turns the shared flags into search options.
+func (f *checkFlags) options() (explore.Options, error) {
+	opt := explore.Options{
+		MaxStates:  f.maxStates,
+		MaxDepth:   f.maxDepth,
+		Timeout:    f.timeout,
+		MemoryMB:   f.memory,
+		NoDeadlock: f.noDeadlock,
+		Continue:   f.cont,
+		POR:        f.por,
+		Symmetry:   f.symmetry,
+		Liveness:   f.liveness,
+	}
+	switch f.strategy {
+	case "bfs":
+	case "dfs":
+		opt.Strategy = explore.DFS
+	default:
+		return opt, usagef("--strategy: unknown strategy %q (want bfs or dfs)", f.strategy)
+	}
+	switch f.choices {
+	case "probabilistic":
+	case "adversarial":
+		opt.Choices = explore.Adversarial
+	default:
+		return opt, usagef("--choices: unknown mode %q (want probabilistic or adversarial)", f.choices)
+	}
+	return opt, nil
+}
+
 func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 {
 		return exitUsage, usagef("check needs a spec name: mxcheck check SPEC [flags] (see mxcheck list)")
@@ -182,30 +215,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitUsage, usageError{err.Error()}
 	}
-	opt := explore.Options{
-		MaxStates:  cf.maxStates,
-		MaxDepth:   cf.maxDepth,
-		Timeout:    cf.timeout,
-		MemoryMB:   cf.memory,
-		NoDeadlock: cf.noDeadlock,
-		Continue:   cf.cont,
-		POR:        cf.por,
-		Symmetry:   cf.symmetry,
-		Liveness:   cf.liveness,
-	}
-	switch cf.choices {
-	case "probabilistic":
-	case "adversarial":
-		opt.Choices = explore.Adversarial
-	default:
-		return exitUsage, usagef("--choices: unknown mode %q (want probabilistic or adversarial)", cf.choices)
-	}
-	switch cf.strategy {
-	case "bfs":
-	case "dfs":
-		opt.Strategy = explore.DFS
-	default:
-		return exitUsage, usagef("--strategy: unknown strategy %q (want bfs or dfs)", cf.strategy)
+	opt, err := cf.options()
+	if err != nil {
+		return exitUsage, err
 	}
 	if !cf.quiet && isTerminal(stderr) {
 		opt.Progress = stderr

@@ -175,3 +175,40 @@ func TestQuietWhenNotATerminal(t *testing.T) {
 		t.Errorf("stderr not empty: %q", errs)
 	}
 }
+
+func TestSuite(t *testing.T) {
+	code, out, errs := call("suite", filepath.Join("..", "..", "specs", "ra.suite"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	for _, want := range []string{"10 rows, 10 as expected, 0 mismatched", "--missing=1:0", "mutual-exclusion", "no-deadlock"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("suite output lacks %q:\n%s", want, out)
+		}
+	}
+	dir := t.TempDir()
+	write := func(text string) string {
+		p := filepath.Join(dir, "s.suite")
+		os.WriteFile(p, []byte(text), 0o644)
+		return p
+	}
+	// A wrong expectation is a mismatch: exit 1.
+	if code, out, _ := call("suite", write("ra --missing=1:0 => verified\n")); code != 1 || !strings.Contains(out, "MISMATCH") {
+		t.Errorf("mismatch: exit %d\n%s", code, out)
+	}
+	for name, text := range map[string]string{
+		"no-arrow":      "ra --nodes=3\n",
+		"unknown-spec":  "paxos => verified\n",
+		"bad-verdict":   "ra => maybe\n",
+		"bad-flag":      "ra --bogus => verified\n",
+		"bad-config":    "ra --missing=9:0 => verified\n",
+		"empty":         "# nothing\n",
+		"bad-strategy":  "ra --strategy=zigzag => verified\n",
+		"only-comments": "\n\n",
+	} {
+		code, _, errs := call("suite", write(text))
+		if code != 2 || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: exit %d, stderr %q", name, code, errs)
+		}
+	}
+}

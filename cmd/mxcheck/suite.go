@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mxcheck/mxcheck/explore"
+	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/specs"
+)
+
+// suiteRow is one line of a suite file: `SPEC FLAGS... => VERDICT`.
+type suiteRow struct {
+	line   int
+	spec   *model.Spec
+	values model.Values
+	opt    explore.Options
+	flags  string
+	want   explore.Verdict
+}
+
+// parseSuite reads a suite file: one row per line, `#` comments and blank
+// lines ignored. The error names the line.
+func parseSuite(r io.Reader) ([]suiteRow, error) {
+	var rows []suiteRow
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if i := strings.Index(line, "#"); i >= 0 {
+			line = strings.TrimSpace(line[:i])
+		}
+		if line == "" {
+			continue
+		}
+		lhs, want, ok := strings.Cut(line, "=>")
+		if !ok {
+			return nil, fmt.Errorf("line %d: want `SPEC FLAGS... => verified|violated|incomplete`", n)
+		}
+		fields := strings.Fields(lhs)
+		if len(fields) == 0 {
+			return nil, fmt.Errorf("line %d: no spec", n)
+		}
+		spec := specs.Lookup(fields[0])
+		if spec == nil {
+			return nil, fmt.Errorf("line %d: unknown spec %q", n, fields[0])
+		}
+		row := suiteRow{line: n, spec: spec, flags: strings.Join(fields[1:], " ")}
+		switch strings.TrimSpace(want) {
+		case "verified":
+			row.want = explore.Verified
+		case "violated":
+			row.want = explore.Violated
+		case "incomplete":
+			row.want = explore.Incomplete
+		default:
+			return nil, fmt.Errorf("line %d: unknown verdict %q", n, strings.TrimSpace(want))
+		}
+		fs := pflag.NewFlagSet("suite", pflag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var cf checkFlags
+		cf.register(fs)
+		get, err := specFlags(fs, spec)
+		if err != nil {
+			return nil, err
+		}
+		if err := fs.Parse(fields[1:]); err != nil {
+			return nil, fmt.Errorf("line %d: %v", n, err)
+		}
+		row.values = model.Values{}
+		for k, g := range get {
+			row.values[k] = g()
+		}
+		row.opt, err = cf.options()
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %v", n, err)
+		}
+		rows = append(rows, row)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("no rows")
+	}
+	return rows, nil
+}
+
+func cmdSuite(args []string, stdout io.Writer) (int, error) {
+	fs := pflag.NewFlagSet("suite", pflag.ContinueOnError)
+	if help, err := parse(fs, args, stdout, "usage: mxcheck suite FILE\n\nRuns every row `SPEC FLAGS... => VERDICT` of FILE and prints one table:\nverdict, distinct states and shortest counterexample length per row.\nExit 0 when every verdict is as expected, 1 otherwise, 2 for a bad file."); help || err != nil {
+		return exitOK, err
+	}
+	if fs.NArg() != 1 {
+		return exitUsage, usagef("suite needs exactly one suite file")
+	}
+	f, err := os.Open(fs.Arg(0))
+	if err != nil {
+		return exitUsage, usagef("suite %s: cannot open the file", fs.Arg(0))
+	}
+	defer f.Close()
+	rows, err := parseSuite(f)
+	if err != nil {
+		return exitUsage, usagef("suite %s: %v", fs.Arg(0), err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-8s %-44s %-10s %-10s %10s %6s  %s\n", "spec", "flags", "expected", "verdict", "distinct", "steps", "first violation")
+	bad := 0
+	for _, row := range rows {
+		sys, err := row.spec.Build(row.values)
+		if err != nil {
+			return exitUsage, usagef("suite line %d: %v", row.line, err)
+		}
+		chk, err := explore.New(sys, row.opt)
+		if err != nil {
+			return exitUsage, usagef("suite line %d: %v", row.line, err)
+		}
+		res := chk.Run()
+		steps, first := "-", "-"
+		if len(res.Violations) > 0 {
+			steps = fmt.Sprint(res.Violations[0].Trace.Len())
+			first = res.Violations[0].Property
+		}
+		mark := ""
+		if res.Verdict != row.want {
+			mark = "  MISMATCH"
+			bad++
+		}
+		fmt.Fprintf(&b, "%-8s %-44s %-10s %-10s %10d %6s  %s%s\n", row.spec.Name, row.flags, row.want, res.Verdict, res.Stats.Distinct, steps, first, mark)
+	}
+	fmt.Fprintf(&b, "%d rows, %d as expected, %d mismatched\n", len(rows), len(rows)-bad, bad)
+	if _, err := io.WriteString(stdout, b.String()); err != nil {
+		return exitUsage, err
+	}
+	if bad > 0 {
+		return exitViolated, nil
+	}
+	return exitOK, nil
+}
