@@ -14,7 +14,12 @@ func (c *Checker) Run() *Result {
 	if c.opt.Strategy == DFS {
 		return c.dfs()
 	}
-	r := c.bfs()
+	var r *Result
+	if c.opt.Workers > 1 {
+		r = c.parallelBFS()
+	} else {
+		r = c.bfs()
+	}
 	if c.opt.POR && r.Verdict == Violated {
 		c.shorten(r)
 	}

@@ -259,3 +259,76 @@ func TestReadITFRejectsMalformed(t *testing.T) {
 		}
 	}
 }
+
+// The parallel BFS gives exactly the sequential result: same verdict, counts,
+// depth, limit and traces, on every toy above.
+func TestParallelIdentical(t *testing.T) {
+	chain := &toy{init: []int{0}, edges: edges([2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4}, [2]int{0, 5}, [2]int{5, 4}),
+		bad: map[string]func(int) bool{"a": func(s int) bool { return s == 4 }}}
+	mod := &toy{init: []int{0}, next: func(s int) []toyEdge {
+		return []toyEdge{{to: (s + 1) % 1000}, {to: 7 * s % 1000}, {to: (s + 13) % 1000}}
+	},
+		bad: map[string]func(int) bool{"a": func(s int) bool { return s == 999 }, "b": func(s int) bool { return s == 500 }}}
+	stuck := toyWorker{&toy{init: []int{0}, next: func(s int) []toyEdge {
+		if s > 300 {
+			return []toyEdge{{to: s}}
+		}
+		return []toyEdge{{to: s + 1}, {to: s + 2}}
+	}, pending: func(int) bool { return true }}}
+	for name, tc := range map[string]struct {
+		sys model.System
+		opt Options
+	}{
+		"shortest":   {toyDesc{chain}, Options{}},
+		"continue":   {toyDesc{mod}, Options{Continue: true}},
+		"first":      {toyDesc{mod}, Options{}},
+		"max-states": {mod, Options{MaxStates: 333}},
+		"max-depth":  {mod, Options{MaxDepth: 3}},
+		"deadlock":   {stuck, Options{}},
+		"verified":   {&toy{init: []int{0}, next: mod.next}, Options{}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			seq := run(tc.sys, tc.opt)
+			for _, w := range []int{2, 3} {
+				o := tc.opt
+				o.Workers = w
+				par := run(tc.sys, o)
+				if !sameResult(seq, par) {
+					t.Errorf("workers=%d differs:\nseq %+v %+v\npar %+v %+v", w, seq.Stats, seq.Properties, par.Stats, par.Properties)
+				}
+			}
+		})
+	}
+	if _, err := New(counter, Options{Workers: 2, Strategy: DFS}); err == nil {
+		t.Error("parallel DFS accepted")
+	}
+	if _, err := New(counter, Options{Workers: -1}); err == nil {
+		t.Error("negative workers accepted")
+	}
+}
+
+// sameResult compares everything but wall-clock figures.
+func sameResult(a, b *Result) bool {
+	if a.Verdict != b.Verdict || a.Limit != b.Limit || a.Exhausted != b.Exhausted ||
+		a.Stats.Distinct != b.Stats.Distinct || a.Stats.Transitions != b.Stats.Transitions || a.Stats.Depth != b.Stats.Depth ||
+		len(a.Violations) != len(b.Violations) {
+		return false
+	}
+	for i := range a.Properties {
+		if a.Properties[i] != b.Properties[i] {
+			return false
+		}
+	}
+	for i := range a.Violations {
+		x, y := a.Violations[i], b.Violations[i]
+		if x.Property != y.Property || x.Trace.Len() != y.Trace.Len() {
+			return false
+		}
+		for j := range x.Trace.Steps {
+			if x.Trace.Steps[j].Label != y.Trace.Steps[j].Label {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -47,6 +47,9 @@ type Options struct {
 	// Continue keeps searching after a violation, to find the first
 	// (shortest, under BFS) violation of every property.
 	Continue bool
+	// Workers is the number of goroutines of a parallel BFS; 0 or 1 means
+	// the sequential search. The result is identical either way.
+	Workers int
 	// POR turns on partial-order reduction (package reduce).
 	POR bool
 	// Symmetry turns on symmetry reduction (package reduce); the system
@@ -99,6 +102,12 @@ func (o *Options) validate() error {
 		return errors.New("memory must not be negative")
 	case o.Choices > Adversarial:
 		return errors.New("unknown choices mode")
+	case o.Workers < 0:
+		return errors.New("workers must not be negative")
+	case o.Workers > 1 && o.Strategy != BFS:
+		return errors.New("the parallel search is a BFS: --workers > 1 needs --strategy bfs")
+	case o.Workers > 1 && o.POR:
+		return errors.New("partial-order reduction runs sequentially: use --workers 1 with --por")
 	}
 	if o.ProgressEvery == 0 {
 		o.ProgressEvery = 3 * time.Second

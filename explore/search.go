@@ -41,6 +41,9 @@ func New(sys model.System, opt Options) (*Checker, error) {
 		return nil, fmt.Errorf("liveness checking is not built yet")
 	}
 	c := &Checker{sys: sys, opt: opt, inv: sys.Invariants()}
+	if opt.Workers > 1 && len(c.inv) > 64 {
+		return nil, fmt.Errorf("the parallel search handles at most 64 invariants")
+	}
 	if opt.POR {
 		c.ind = sys.(model.Independence)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -130,6 +131,7 @@ type checkFlags struct {
 	symmetry   bool
 	liveness   bool
 	choices    string
+	workers    int
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
@@ -147,6 +149,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.por, "por", false, "partial-order reduction")
 	fs.BoolVar(&f.symmetry, "symmetry", false, "symmetry reduction (specs with interchangeable nodes)")
 	fs.BoolVar(&f.liveness, "liveness", false, "also check lockout/starvation freedom (fair cycles)")
+	fs.IntVar(&f.workers, "workers", 1, "goroutines for a parallel BFS (0: one per core); results are identical")
 	fs.StringVar(&f.choices, "choices", "probabilistic", "random choices in liveness: probabilistic (holds with probability 1) or adversarial")
 }
 
@@ -162,6 +165,10 @@ func (f *checkFlags) options() (explore.Options, error) {
 		POR:        f.por,
 		Symmetry:   f.symmetry,
 		Liveness:   f.liveness,
+		Workers:    f.workers,
+	}
+	if f.workers == 0 {
+		opt.Workers = runtime.NumCPU()
 	}
 	switch f.strategy {
 	case "bfs":

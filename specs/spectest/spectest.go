@@ -75,8 +75,9 @@ func Row(name string, spec *model.Spec, v model.Values, r *explore.Result) strin
 		name, strings.Join(v.Flags(spec), " "), r.Verdict, r.Stats.Distinct, r.Stats.Transitions, r.Stats.Depth, strings.Join(props, " "))
 }
 
-// Golden checks every case with BFS and DFS (continuing past violations, so
-// every property gets a verdict) and asserts: both strategies agree on the
+// Golden checks every case with BFS, parallel BFS and DFS (continuing past
+// violations, so every property gets a verdict) and asserts: parallel BFS
+// gives exactly the BFS row; BFS and DFS agree on the
 // verdict, every property's status, and (when the space was exhausted) on
 // distinct states and transitions; no BFS trace is longer than the DFS trace
 // of the same property; every trace replays to the same violation. The BFS
@@ -89,6 +90,10 @@ func Golden(t *testing.T, spec *model.Spec, path string, cases []Case) {
 		bfs := Run(t, sys, explore.Options{Continue: true})
 		dfs := Run(t, sys, explore.Options{Continue: true, Strategy: explore.DFS})
 		CrossCheck(t, c.Name, bfs, dfs)
+		par := Run(t, sys, explore.Options{Continue: true, Workers: 2})
+		if Row(c.Name, spec, v, par) != Row(c.Name, spec, v, bfs) {
+			t.Errorf("%s: parallel BFS differs from BFS:\n%s\n%s", c.Name, Row(c.Name, spec, v, par), Row(c.Name, spec, v, bfs))
+		}
 		reduced := Reductions(t, c.Name, sys, bfs)
 		for _, r := range append([]*explore.Result{bfs, dfs}, reduced...) {
 			for _, x := range r.Violations {

@@ -1,0 +1,173 @@
+package explore
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/reduce"
+)
+
+// Parallel BFS. Each level is expanded by Options.Workers goroutines that
+// only read the seen-set as it stood when the level began; a sequential merge
+// then inserts their successors in (parent, ordinal) order. States therefore
+// get the same ids, parents, counts and first violations as in bfs: the
+// result is identical to the sequential search's, whatever the scheduling.
+
+// psucc is one successor as a worker saw it.
+type psucc struct {
+	fp    uint64
+	fails uint64      // bit i: invariant i fails in this successor
+	st    model.State // a private copy, or nil when seen in an earlier level
+}
+
+// pexp is the expansion of one state.
+type pexp struct {
+	succ     []psucc
+	deadlock bool // pending work and no step but stutters and adversary moves
+}
+
+// pworker holds one goroutine's scratch buffers.
+type pworker struct {
+	c              *Checker
+	canon          *reduce.Canonical
+	key, keyS, fpk []byte
+}
+
+func (w *pworker) fingerprint(st model.State) uint64 {
+	if w.canon != nil {
+		w.fpk = w.canon.AppendKey(w.fpk[:0], st)
+	} else {
+		w.fpk = w.c.sys.AppendKey(w.fpk[:0], st)
+	}
+	return model.Fingerprint(w.fpk)
+}
+
+// expand generates every successor of st; seen is read, never written.
+func (w *pworker) expand(st model.State, cut bool, seen *seenSet, out *pexp) {
+	c := w.c
+	deadlock := c.worker != nil
+	progress := false
+	if deadlock {
+		w.keyS = c.sys.AppendKey(w.keyS[:0], st)
+	}
+	out.succ = out.succ[:0]
+	c.sys.Successors(st, func(t model.Transition, next model.State) bool {
+		if deadlock && !progress && t.Kind != model.AdversaryStep {
+			w.key = c.sys.AppendKey(w.key[:0], next)
+			progress = string(w.key) != string(w.keyS)
+		}
+		if cut {
+			out.succ = append(out.succ, psucc{})
+			return true
+		}
+		fp := w.fingerprint(next)
+		if seen.contains(fp) {
+			out.succ = append(out.succ, psucc{fp: fp})
+			return true
+		}
+		var fails uint64
+		for i, iv := range c.inv {
+			if !iv.Holds(next) {
+				fails |= 1 << i
+			}
+		}
+		out.succ = append(out.succ, psucc{fp: fp, fails: fails, st: c.sys.Clone(next)})
+		return true
+	})
+	out.deadlock = deadlock && !progress && c.worker.Pending(st)
+}
+
+// parallelBFS is bfs with the expansion of each level spread over workers.
+func (c *Checker) parallelBFS() *Result {
+	s := c.newSearch()
+	var cur, next []entry
+	s.queue = func() int { return len(cur) + len(next) }
+	for i, st := range c.sys.Init() {
+		if id, isNew := s.discover(link{noParent, uint32(i)}, st, 0); isNew {
+			cur = append(cur, entry{st: c.sys.Clone(st), id: id})
+		}
+	}
+	workers := make([]*pworker, c.opt.Workers)
+	for i := range workers {
+		workers[i] = &pworker{c: c}
+		if c.sym != nil {
+			workers[i].canon = reduce.NewCanonical(c.sym)
+		}
+	}
+	var exps []pexp
+	for depth := 0; len(cur) > 0 && !s.stop; depth++ {
+		cut := c.opt.MaxDepth > 0 && depth >= c.opt.MaxDepth
+		if cap(exps) < len(cur) {
+			exps = make([]pexp, len(cur))
+		}
+		exps = exps[:len(cur)]
+		var nextBlock atomic.Int64
+		const block = 64
+		var wg sync.WaitGroup
+		for _, w := range workers {
+			wg.Add(1)
+			go func(w *pworker) {
+				defer wg.Done()
+				for {
+					lo := int(nextBlock.Add(block)) - block
+					if lo >= len(cur) {
+						return
+					}
+					for i := lo; i < min(lo+block, len(cur)); i++ {
+						w.expand(cur[i].st, cut, s.seen, &exps[i])
+					}
+				}
+			}(w)
+		}
+		wg.Wait()
+		next = nil
+		for i := range cur {
+			s.merge(cur[i], &exps[i], cut, depth, &next)
+			cur[i], exps[i] = entry{}, pexp{succ: exps[i].succ[:0]}
+			if s.stop {
+				break
+			}
+		}
+		cur, next = next, nil
+	}
+	return s.result()
+}
+
+// merge does for one expanded state what expand does in bfs, in the same
+// order, from the workers' precomputed successors.
+func (s *search) merge(e entry, x *pexp, cut bool, depth int, next *[]entry) {
+	s.tick()
+	if s.stop {
+		return
+	}
+	for k, sc := range x.succ {
+		s.trans++
+		if cut {
+			if s.limit == "" {
+				s.limit = "max-depth"
+			}
+			continue
+		}
+		if sc.st == nil || !s.seen.insert(sc.fp) {
+			continue
+		}
+		id := s.addLink(link{e.id, uint32(k)})
+		s.depth = max(s.depth, depth+1)
+		for i, iv := range s.c.inv {
+			if sc.fails&(1<<i) != 0 && !s.violated[iv.Name] {
+				s.record(iv.Name, "invariant", id)
+			}
+		}
+		if s.c.opt.MaxStates > 0 && int(s.n) >= s.c.opt.MaxStates && !s.stop {
+			s.halt("max-states")
+		}
+		*next = append(*next, entry{st: sc.st, id: id})
+		if s.stop {
+			return
+		}
+	}
+	if x.deadlock && s.c.worker != nil && !s.violated[Deadlock] {
+		s.record(Deadlock, "deadlock", e.id)
+	}
+}
