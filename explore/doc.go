@@ -12,6 +12,21 @@
 // the model. BFS (the default) finds shortest counterexamples; DFS uses less
 // memory for its frontier. Both visit the same set of states.
 //
+// Liveness (Options.Liveness) runs after a search that expanded every
+// reachable state. It stores the full state graph (no reductions) in flat
+// arrays and, for each node u, decomposes the states where u is hungry into
+// strongly connected components (an iterative Tarjan; scc.go). A component
+// is a counterexample when it is weakly fair: every fairness class
+// (model.Fair) enabled in all its states has a step inside it; a single
+// state counts too, since the system may stutter there when no fair step is
+// enabled. With probabilistic choices (the default) the components are
+// refined into maximal end components first: a random draw with an outcome
+// outside its component is dropped, and SCCs are recomputed until stable,
+// so a counterexample is a fair end component, where u starves with
+// positive probability. The counterexample is a lasso (Violation.Lasso):
+// the shortest stem, then a loop that visits enough of the component to be
+// checked on its own by Replay.
+//
 // Results are deterministic: the same System and Options give the same
 // verdict, counts and traces on every run (wall-clock figures aside).
 package explore

@@ -20,6 +20,10 @@ type ITFMeta struct {
 	Property    string            `json:"property"`
 	Kind        string            `json:"kind"`
 	Length      int               `json:"length"`
+	// Node and Choices describe a liveness lasso: the starving node and
+	// how random choices counted ("probabilistic" or "adversarial").
+	Node    string `json:"node,omitempty"`
+	Choices string `json:"choices,omitempty"`
 }
 
 // ITFTrace is a trace in the Informal Trace Format
@@ -28,6 +32,10 @@ type ITFTrace struct {
 	Meta   ITFMeta          `json:"#meta"`
 	Vars   []string         `json:"vars"`
 	States []map[string]any `json:"states"`
+	// Loop, for a lasso, is the index of the state the trace loops back
+	// to: the last state equals States[Loop], so every step of the loop,
+	// the closing one included, is in the trace.
+	Loop *int `json:"loop,omitempty"`
 }
 
 // NewITF builds the ITF trace of violation v of spec (with its parameters).
@@ -42,6 +50,11 @@ func NewITF(spec string, params map[string]string, v Violation) *ITFTrace {
 		Kind:        v.Kind,
 		Length:      v.Trace.Len(),
 	}}
+	if v.Lasso != nil {
+		loop := v.Lasso.Loop
+		t.Loop = &loop
+		t.Meta.Node, t.Meta.Choices = v.Lasso.Node, v.Lasso.Choices
+	}
 	for i, s := range v.Trace.Steps {
 		st := map[string]any{}
 		for k, x := range s.State {
@@ -91,10 +104,13 @@ func ReadITF(r io.Reader) (*ITFTrace, error) {
 		return nil, errors.New(`trace names no spec in "#meta"`)
 	case t.Meta.Property == "":
 		return nil, errors.New(`trace names no violated property in "#meta"`)
-	case t.Meta.Kind != "invariant" && t.Meta.Kind != "deadlock":
+	case t.Meta.Kind != "invariant" && t.Meta.Kind != "deadlock" && t.Meta.Kind != "liveness":
 		return nil, fmt.Errorf("trace has unknown violation kind %q", t.Meta.Kind)
 	case len(t.States) == 0:
 		return nil, errors.New("trace has no states")
+	}
+	if err := t.checkLasso(); err != nil {
+		return nil, err
 	}
 	for i, s := range t.States {
 		m, ok := s["#meta"].(map[string]any)
@@ -131,4 +147,25 @@ func canonical(s map[string]any) string {
 		return "unencodable: " + err.Error()
 	}
 	return string(b)
+}
+
+// checkLasso checks the lasso fields of a liveness trace.
+func (t *ITFTrace) checkLasso() error {
+	if t.Meta.Kind != "liveness" {
+		if t.Loop != nil {
+			return errors.New(`only a liveness trace has a "loop"`)
+		}
+		return nil
+	}
+	switch {
+	case t.Loop == nil:
+		return errors.New(`liveness trace has no "loop"`)
+	case *t.Loop < 0 || *t.Loop >= len(t.States):
+		return fmt.Errorf(`"loop" %d is not the index of a state (0..%d)`, *t.Loop, len(t.States)-1)
+	case t.Meta.Node == "":
+		return errors.New(`liveness trace names no starving node in "#meta"`)
+	case t.Meta.Choices != "probabilistic" && t.Meta.Choices != "adversarial":
+		return fmt.Errorf(`liveness trace has unknown "choices" %q`, t.Meta.Choices)
+	}
+	return nil
 }

@@ -29,11 +29,18 @@ func WriteText(w io.Writer, r *Result) error {
 	}
 	fmt.Fprintf(&b, "verdict: %s\n", verdict)
 	writeStats(&b, r.Stats)
+	if r.Liveness != nil {
+		writeLivenessStats(&b, r.Liveness)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 func writeViolation(b *strings.Builder, v Violation) {
+	if v.Kind == "liveness" {
+		writeLasso(b, v)
+		return
+	}
 	what := "invariant " + v.Property
 	if v.Kind == "deadlock" {
 		what = "deadlock (" + v.Property + ")"
@@ -78,4 +85,50 @@ func WriteJSON(w io.Writer, r *Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
+}
+
+// writeLasso renders a liveness counterexample: the stem, then the loop.
+func writeLasso(b *strings.Builder, v Violation) {
+	if v.Lasso == nil || len(v.Trace.Steps) == 0 {
+		fmt.Fprintf(b, "VIOLATION of %s (liveness): %s\n\n", v.Property, v.Explanation)
+		return
+	}
+	l, t := v.Lasso, v.Trace
+	loop := t.Len() - l.Loop
+	fmt.Fprintf(b, "VIOLATION of %s (liveness, %s choices): %s starves; stem of %d steps, loop of %d steps:\n",
+		v.Property, l.Choices, l.Node, l.Loop, loop)
+	b.WriteString("  0. initial state\n")
+	for _, line := range t.Initial {
+		fmt.Fprintf(b, "       %s\n", line)
+	}
+	for i, s := range t.Steps[1:] {
+		if i == l.Loop {
+			fmt.Fprintf(b, "     -- loop: steps %d..%d repeat forever --\n", l.Loop+1, t.Len())
+		}
+		fmt.Fprintf(b, "%3d. %s\n", i+1, s.Label)
+		for _, c := range s.Changes {
+			fmt.Fprintf(b, "       %s\n", c)
+		}
+	}
+	if loop == 0 {
+		b.WriteString("     -- loop: the system stays in this state forever --\n")
+	} else {
+		fmt.Fprintf(b, "     -- back to the state after step %d --\n", l.Loop)
+	}
+	fmt.Fprintf(b, "state where the loop starts (%s hungry):\n", l.Node)
+	for _, line := range t.Final {
+		fmt.Fprintf(b, "    %s\n", line)
+	}
+	if v.Explanation != "" {
+		fmt.Fprintf(b, "why: %s\n", v.Explanation)
+	}
+	b.WriteByte('\n')
+}
+
+func writeLivenessStats(b *strings.Builder, l *LivenessStats) {
+	fmt.Fprintf(b, "liveness (%s choices): graph of %d states, %d edges, %d fairness classes, %.1f MiB; %d states with a hungry node; %d SCC rounds; build %.2fs, analysis %.2fs\n",
+		l.Choices, l.States, l.Edges, l.Classes, float64(l.GraphBytes)/(1<<20), l.HungryStates, l.Rounds, l.Build.Seconds(), l.Analysis.Seconds())
+	if l.HungryStates == 0 {
+		b.WriteString("note: no reachable state has a hungry node, so the liveness property holds vacuously\n")
+	}
 }

@@ -24,7 +24,8 @@ type ReplayResult struct {
 // Replay re-runs trace t against sys: the first state must be an initial
 // state; each later state must be reached from the previous one by an
 // enabled step with the stored label; and the last state must violate the
-// stored property (an invariant, or deadlock freedom).
+// stored property (an invariant, or deadlock freedom). A liveness lasso must
+// also close, keep its node hungry and be fair (see replayLasso).
 func Replay(sys model.System, t *ITFTrace) ReplayResult {
 	r := replay(sys, t)
 	r.Property = t.Meta.Property
@@ -46,12 +47,15 @@ func replay(sys model.System, t *ITFTrace) ReplayResult {
 	if cur == nil {
 		return ReplayResult{Reason: "the first state is not an initial state of the current model"}
 	}
+	states := []model.State{cur} // the replayed states, for lassos
+	var steps []model.Transition // steps[i-1] leads to states[i]
 	for i := 1; i < len(t.States); i++ {
 		want, label := canonical(t.States[i]), t.stepLabel(i)
 		var next model.State
+		var step model.Transition
 		sys.Successors(cur, func(tr model.Transition, n model.State) bool {
 			if desc.DescribeStep(cur, tr) == label && canonical(desc.ITF(n)) == want {
-				next = sys.Clone(n)
+				next, step = sys.Clone(n), tr
 				return false
 			}
 			return true
@@ -60,9 +64,15 @@ func replay(sys model.System, t *ITFTrace) ReplayResult {
 			return ReplayResult{Steps: i - 1, Reason: fmt.Sprintf("diverged at step %d: %q is not enabled or leads elsewhere", i, label)}
 		}
 		cur = next
+		states, steps = append(states, next), append(steps, step)
 	}
 	n := len(t.States) - 1
 	switch t.Meta.Kind {
+	case "liveness":
+		if reason := replayLasso(sys, t, states, steps); reason != "" {
+			return ReplayResult{Steps: n, Reason: reason}
+		}
+		return ReplayResult{Reproduced: true, Steps: n}
 	case "deadlock":
 		if deadlocked(sys, cur) {
 			return ReplayResult{Reproduced: true, Steps: n}

@@ -56,10 +56,14 @@ type PropertyResult struct {
 type Violation struct {
 	// Property is the violated property's name (Deadlock for deadlocks).
 	Property string `json:"property"`
-	// Kind is "invariant" or "deadlock".
+	// Kind is "invariant", "deadlock" or "liveness".
 	Kind string `json:"kind"`
-	// Trace leads from an initial state to the violating state.
+	// Trace leads from an initial state to the violating state; for a
+	// liveness violation it is a lasso (see Lasso).
 	Trace Trace `json:"trace"`
+	// Lasso, for liveness violations only, says where the trace's loop
+	// starts and which node starves.
+	Lasso *Lasso `json:"lasso,omitempty"`
 	// Explanation says in one line why the last state violates the
 	// property, when the system can tell (e.g. a dependency cycle).
 	Explanation string `json:"explanation,omitempty"`
@@ -135,6 +139,8 @@ type Result struct {
 	// comparable across strategies.
 	Exhausted bool  `json:"exhausted"`
 	Stats     Stats `json:"stats"`
+	// Liveness holds the figures of the liveness pass, when it ran.
+	Liveness *LivenessStats `json:"liveness,omitempty"`
 }
 
 // MarshalJSON keeps Elapsed readable.

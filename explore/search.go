@@ -38,7 +38,9 @@ func New(sys model.System, opt Options) (*Checker, error) {
 		}
 	}
 	if opt.Liveness {
-		return nil, fmt.Errorf("liveness checking is not built yet")
+		if _, err := livenessProperty(sys); err != nil {
+			return nil, err
+		}
 	}
 	c := &Checker{sys: sys, opt: opt, inv: sys.Invariants()}
 	if opt.Workers > 1 && len(c.inv) > 64 {
@@ -177,6 +179,9 @@ func (s *search) propertyCount() int {
 	n := len(s.c.inv)
 	if s.c.worker != nil {
 		n++
+	}
+	if s.c.opt.Liveness {
+		n++ // checked after the search, which must not stop early for it
 	}
 	return n
 }
@@ -324,6 +329,9 @@ func (s *search) result() *Result {
 	}
 	if s.n > 0 {
 		r.Stats.BytesPerState = float64(r.Stats.SeenBytes) / n
+	}
+	if s.c.opt.Liveness {
+		s.liveness(r) // liveness.go
 	}
 	return r
 }

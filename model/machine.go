@@ -97,6 +97,18 @@ func (m *Machine[N, M]) Hungry(s State) NodeSet {
 	return out
 }
 
+// LivenessProperty names the protocol's liveness property, or returns "" when
+// it makes no liveness claim (no Hungry predicate).
+func (m *Machine[N, M]) LivenessProperty() string {
+	switch {
+	case m.p.Hungry == nil:
+		return ""
+	case m.p.Liveness != "":
+		return m.p.Liveness
+	}
+	return "starvation-freedom"
+}
+
 // FairClass appends the weak-fairness class of t from s (see Fair).
 func (m *Machine[N, M]) FairClass(dst []byte, s State, t Transition) ([]byte, bool) {
 	if t.Kind == AdversaryStep {

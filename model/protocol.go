@@ -89,6 +89,9 @@ type Protocol[N Value, M Message] struct {
 	// entered it. Liveness checking looks for fair cycles on which some node
 	// stays hungry forever; nil means the protocol makes no liveness claim.
 	Hungry func(n *N) bool
+	// Liveness names the liveness property Hungry defines, e.g.
+	// "lockout-freedom" (seed 000's term); "" means "starvation-freedom".
+	Liveness string
 	// Observe projects a node state onto what the invariants read of it
 	// (for mutual exclusion: whether the node is in the CS). Partial-order
 	// reduction treats a node's step as invisible when it leaves the

@@ -172,8 +172,9 @@ func Protocol(mut Mutant) *model.Protocol[Node, Msg] {
 				return w.Count(func(n *Node) bool { return n.State == Held }) <= 1
 			}},
 		},
-		Pending: func(n *Node) bool { return n.State != Released },
-		Hungry:  func(n *Node) bool { return n.State == Wanted },
+		Pending:  func(n *Node) bool { return n.State != Released },
+		Hungry:   func(n *Node) bool { return n.State == Wanted },
+		Liveness: "starvation-freedom",
 		// The invariant reads only whether a node is in the CS.
 		Observe: func(n *Node) uint64 {
 			if n.State == Held {
