@@ -288,3 +288,42 @@ func Names(r *explore.Result) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Liveness checks every case with --liveness under both choice modes
+// (probabilistic: must hold with probability 1; adversarial: the scheduler
+// also picks random outcomes) and pins one row per case and mode: the
+// liveness property's status, and for a lasso its stem and loop lengths and
+// the starving node. Every lasso must replay. Safety violations do not stop
+// the search (Continue), so the liveness pass always runs.
+func Liveness(t *testing.T, spec *model.Spec, path string, cases []Case) {
+	t.Helper()
+	var rows []string
+	for _, c := range cases {
+		sys, v := Build(t, spec, c.Params)
+		for _, mode := range []explore.Choices{explore.Probabilistic, explore.Adversarial} {
+			r := Run(t, sys, explore.Options{Liveness: true, Choices: mode, Continue: true})
+			if r.Liveness == nil {
+				t.Fatalf("%s: the liveness pass did not run (verdict %s, limit %q)", c.Name, r.Verdict, r.Limit)
+			}
+			name := ""
+			status := explore.Unknown
+			if n, ok := sys.(interface{ LivenessProperty() string }); ok {
+				name = n.LivenessProperty()
+			}
+			for _, p := range r.Properties {
+				if p.Name == name {
+					status = p.Status
+				}
+			}
+			row := fmt.Sprintf("%s\t%s\t%s\t%s=%s\tgraph=%d", c.Name, strings.Join(v.Flags(spec), " "), mode, name, status, r.Liveness.States)
+			for _, x := range r.Violations {
+				if x.Kind == "liveness" {
+					row += fmt.Sprintf("\tstarves=%s stem=%d loop=%d", x.Lasso.Node, x.Lasso.Loop, x.Trace.Len()-x.Lasso.Loop)
+					MustReplay(t, sys, spec.Name, v, x)
+				}
+			}
+			rows = append(rows, row)
+		}
+	}
+	Compare(t, path, []byte(strings.Join(rows, "\n")+"\n"))
+}
