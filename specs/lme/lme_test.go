@@ -48,7 +48,7 @@ func TestGolden(t *testing.T) {
 }
 
 // TestGoldenHeavy pins the N = 3 and N = 4 configurations of issue 3
-// (minutes each, BFS and DFS).
+// (minutes each; BFS only, see spectest.GoldenBFS).
 func TestGoldenHeavy(t *testing.T) {
 	heavy(t)
 	var cases []spectest.Case
@@ -72,7 +72,7 @@ func TestGoldenHeavy(t *testing.T) {
 			cases = append(cases, spectest.Case{Name: vr + "/" + c.name, Params: p})
 		}
 	}
-	spectest.Golden(t, Spec, "testdata/golden_heavy.txt", cases)
+	spectest.GoldenBFS(t, Spec, "testdata/golden_heavy.txt", cases)
 }
 
 // TestFirstViolation: the shortest violation of the published algorithm, on

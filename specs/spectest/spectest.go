@@ -327,3 +327,23 @@ func Liveness(t *testing.T, spec *model.Spec, path string, cases []Case) {
 	}
 	Compare(t, path, []byte(strings.Join(rows, "\n")+"\n"))
 }
+
+// GoldenBFS pins rows like Golden, but runs only the BFS (continuing past
+// violations) and checks that its traces replay: for configurations of
+// millions of states, kept behind MXCHECK_HEAVY, where repeating every
+// search and reduction would take hours. Their cross-checks are the ones
+// Golden runs on the smaller rows of the same spec.
+func GoldenBFS(t *testing.T, spec *model.Spec, path string, cases []Case) {
+	t.Helper()
+	var rows []string
+	for _, c := range cases {
+		sys, v := Build(t, spec, c.Params)
+		r := Run(t, sys, explore.Options{Continue: true, Workers: 2})
+		for _, x := range r.Violations {
+			MustReplay(t, sys, spec.Name, v, x)
+		}
+		rows = append(rows, Row(c.Name, spec, v, r))
+		t.Logf("%s", rows[len(rows)-1])
+	}
+	Compare(t, path, []byte(strings.Join(rows, "\n")+"\n"))
+}
