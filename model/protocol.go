@@ -105,6 +105,13 @@ type Protocol[N Value, M Message] struct {
 	// every property is invariant under renaming nodes, so symmetry
 	// reduction may permute nodes. Leave it false when ids break ties.
 	Anonymous bool
+	// RenamePorts, optional, returns n with every port p it mentions
+	// renamed perm[p] (perm[0] = 0: the self-port stays). Declaring it
+	// asserts that the protocol treats a node's ports interchangeably (no
+	// tie broken by port number) and that messages carry no port numbers;
+	// symmetry reduction then also permutes each node's ports. Only used
+	// with Anonymous.
+	RenamePorts func(n N, perm *[MaxPorts]Port) N
 	// FIFO makes every channel first-in first-out; the default is a bag.
 	FIFO bool
 	// Notes, optional, returns lines printed before a search of

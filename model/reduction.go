@@ -101,10 +101,51 @@ func (m symMachine[N, M]) AppendNodeSignature(dst []byte, s State, i NodeID) []b
 	return append(dst, byte(meta.D), meta.Requests, crashed, byte(up), byte(meta.Members.Len()), byte(meta.Removed.Len()))
 }
 
-// AppendPermutedKey appends the key of s with node i renamed perm[i]: node
-// states and bookkeeping move to their new index, and every node id in
-// links, membership lists and messages is renamed.
-func (m symMachine[N, M]) AppendPermutedKey(dst []byte, s State, perm []NodeID) []byte {
+// PortSymmetry returns Δ when the protocol declares its ports
+// interchangeable (RenamePorts), or 0.
+func (m symMachine[N, M]) PortSymmetry() int {
+	if m.p.RenamePorts == nil {
+		return 0
+	}
+	return m.cfg.Delta
+}
+
+// AppendLocalKey appends node i's state and bookkeeping with its ports
+// renamed by ports (nil: unchanged), without naming any other node.
+func (m symMachine[N, M]) AppendLocalKey(dst []byte, s State, i NodeID, ports *[MaxPorts]Port) []byte {
+	w := s.(*World[N, M])
+	n := w.Nodes[i]
+	meta := &w.Meta[i]
+	d := meta.D
+	var up Ports
+	for p := 1; p <= m.cfg.Delta; p++ {
+		if meta.Links[p].Up() {
+			up = up.Add(Port(p))
+		}
+	}
+	if ports != nil {
+		n = m.p.RenamePorts(n, ports)
+		d, up = renamePorts(d, ports), renamePorts(up, ports)
+	}
+	dst = n.AppendKey(dst)
+	var crashed byte
+	if meta.Crashed {
+		crashed = 1
+	}
+	return append(dst, byte(d), meta.Requests, crashed, byte(up), byte(meta.Members.Len()), byte(meta.Removed.Len()))
+}
+
+// AppendPermutedKey appends the key of s with node i renamed perm[i] and its
+// ports renamed ports[i] (when ports is non-nil).
+func (m symMachine[N, M]) AppendPermutedKey(dst []byte, s State, perm []NodeID, ports [][MaxPorts]Port) []byte {
+	return m.Permute(s, perm, ports).(*World[N, M]).appendKey(dst, m.cfg.Delta)
+}
+
+// Permute returns s with node i renamed perm[i] and its ports renamed
+// ports[i] (when ports is non-nil): node states and bookkeeping move to
+// their new index, and every node id and port in links, membership lists
+// and messages is renamed.
+func (m symMachine[N, M]) Permute(s State, perm []NodeID, ports [][MaxPorts]Port) State {
 	w := s.(*World[N, M])
 	p := &World[N, M]{
 		Nodes:  make([]N, len(w.Nodes)),
@@ -112,24 +153,52 @@ func (m symMachine[N, M]) AppendPermutedKey(dst []byte, s State, perm []NodeID) 
 		Msgs:   make([]Envelope[M], 0, len(w.Msgs)),
 		Budget: w.Budget,
 	}
+	port := func(i NodeID, q Port) Port {
+		if ports == nil {
+			return q
+		}
+		return ports[i][q]
+	}
 	for i := range w.Nodes {
 		j := perm[i]
-		p.Nodes[j] = w.Nodes[i]
+		n := w.Nodes[i]
 		meta := w.Meta[i]
+		if ports != nil {
+			n = m.p.RenamePorts(n, &ports[i])
+			meta.D = renamePorts(meta.D, &ports[i])
+			var links [MaxPorts]Link
+			for q := 1; q <= m.cfg.Delta; q++ {
+				if l := meta.Links[q]; l.Up() {
+					links[port(NodeID(i), Port(q))] = l
+				}
+			}
+			meta.Links = links
+		}
 		for q := 1; q <= m.cfg.Delta; q++ {
 			if l := meta.Links[q]; l.Up() {
-				meta.Links[q] = makeLink(perm[l.Node()], l.Port())
+				meta.Links[q] = makeLink(perm[l.Node()], port(l.Node(), l.Port()))
 			}
 		}
 		meta.Members = permuteSet(meta.Members, perm)
 		meta.Removed = permuteSet(meta.Removed, perm)
+		p.Nodes[j] = n
 		p.Meta[j] = meta
 	}
 	for _, e := range w.Msgs {
+		e.FromPort, e.ToPort = port(e.From, e.FromPort), port(e.To, e.ToPort)
 		e.From, e.To = perm[e.From], perm[e.To]
 		p.insert(e, m.p.FIFO)
 	}
-	return p.appendKey(dst, m.cfg.Delta)
+	return p
+}
+
+// renamePorts renames every port p in s to perm[p].
+func renamePorts(s Ports, perm *[MaxPorts]Port) Ports {
+	var out Ports
+	for _, q := range s.All() {
+		out = out.Add(perm[q])
+	}
+	return out
 }
 
 func permuteSet(s NodeSet, perm []NodeID) NodeSet {

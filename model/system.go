@@ -163,8 +163,19 @@ type Symmetric interface {
 	// sort nodes by signature.
 	AppendNodeSignature(dst []byte, s State, i NodeID) []byte
 	// AppendPermutedKey appends the canonical key of s with every node i
-	// renamed perm[i].
-	AppendPermutedKey(dst []byte, s State, perm []NodeID) []byte
+	// renamed perm[i] and, when ports is non-nil, every port q of node i
+	// renamed ports[i][q].
+	AppendPermutedKey(dst []byte, s State, perm []NodeID, ports [][MaxPorts]Port) []byte
+	// Permute returns the renamed state itself (for checking that the
+	// transition relation respects the symmetry).
+	Permute(s State, perm []NodeID, ports [][MaxPorts]Port) State
+	// PortSymmetry returns Δ when each node's ports 1..Δ are interchangeable
+	// too, or 0.
+	PortSymmetry() int
+	// AppendLocalKey appends node i's own part of s, with its ports renamed
+	// by ports: its state, disconnection set, which ports are up, its
+	// bookkeeping; never another node's id.
+	AppendLocalKey(dst []byte, s State, i NodeID, ports *[MaxPorts]Port) []byte
 }
 
 // SymmetryProvider is implemented by systems that may declare symmetry:

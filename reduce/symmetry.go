@@ -7,42 +7,98 @@ import (
 	"github.com/mxcheck/mxcheck/model"
 )
 
+// maxPortSymmetry bounds Δ for port permutations: Δ! renamings per node.
+const maxPortSymmetry = 4
+
 // Canonical computes canonical keys of a Symmetric system's states: two
-// states get the same key exactly when one is a node permutation of the
-// other.
+// states get the same key exactly when one is a renaming of the other (of
+// nodes and, when the system declares it, of each node's ports).
 //
-// It sorts nodes by their id-free signature and tries only the permutations
-// that keep that order (all orders of nodes with equal signatures), keeping
-// the least key. Because the set of candidate permutations of π(s) is the
-// set for s composed with π⁻¹, the result is the same for every state of an
-// orbit; because it is the key of a permutation of s, states of different
-// orbits never share it. It need not equal the least key over all N!
-// permutations (BruteForce), but it induces the same partition, which the
-// tests check.
+// The candidate renamings are narrowed in a way that does not depend on how
+// the state happens to be named: for each node, only the port renamings that
+// minimise its local key (its own state and bookkeeping, no other node's id);
+// nodes ordered by that minimum, with every order tried among nodes whose
+// minima tie. The least full key over these candidates is the canonical key.
+// If s' is a renaming of s, the candidates of s' are those of s composed with
+// that renaming, so both get the same key; and a key is always the key of a
+// renaming of s, so states of different orbits never share one. It need not
+// equal the least key over the whole group (BruteForce), but it induces the
+// same partition, which the tests check.
 type Canonical struct {
-	sym  model.Symmetric
-	sigs [][]byte
-	ord  []int
-	perm []model.NodeID
-	best []byte
-	tmp  []byte
+	sym   model.Symmetric
+	delta int // Δ when ports are permuted too, else 0
+	all   [][model.MaxPorts]model.Port
+	sigs  [][]byte
+	ties  [][][model.MaxPorts]model.Port // per node: port renamings reaching its least local key
+	ord   []int
+	perm  []model.NodeID
+	ports [][model.MaxPorts]model.Port
+	best  []byte
+	tmp   []byte
 }
 
 // NewCanonical returns a canonicaliser for sym. Not safe for concurrent use.
-func NewCanonical(sym model.Symmetric) *Canonical { return &Canonical{sym: sym} }
+func NewCanonical(sym model.Symmetric) *Canonical {
+	c := &Canonical{sym: sym}
+	if d := sym.PortSymmetry(); d > 0 && d <= maxPortSymmetry {
+		c.delta = d
+		c.all = portPerms(d)
+	}
+	return c
+}
+
+// portPerms lists every renaming of ports 1..d (port 0 and ports above d
+// stay put).
+func portPerms(d int) [][model.MaxPorts]model.Port {
+	var id [model.MaxPorts]model.Port
+	for p := range id {
+		id[p] = model.Port(p)
+	}
+	out := [][model.MaxPorts]model.Port{}
+	var rec func(k int, cur [model.MaxPorts]model.Port)
+	rec = func(k int, cur [model.MaxPorts]model.Port) {
+		if k > d {
+			out = append(out, cur)
+			return
+		}
+		for i := k; i <= d; i++ {
+			cur[k], cur[i] = cur[i], cur[k]
+			rec(k+1, cur)
+			cur[k], cur[i] = cur[i], cur[k]
+		}
+	}
+	rec(1, id)
+	return out
+}
 
 // AppendKey appends the canonical key of s to dst.
 func (c *Canonical) AppendKey(dst []byte, s model.State) []byte {
 	n := c.sym.NodeCount(s)
 	if cap(c.sigs) < n {
 		c.sigs = make([][]byte, n)
+		c.ties = make([][][model.MaxPorts]model.Port, n)
 		c.ord = make([]int, n)
 		c.perm = make([]model.NodeID, n)
+		c.ports = make([][model.MaxPorts]model.Port, n)
 	}
-	c.sigs, c.ord, c.perm = c.sigs[:n], c.ord[:n], c.perm[:n]
+	c.sigs, c.ties, c.ord, c.perm, c.ports = c.sigs[:n], c.ties[:n], c.ord[:n], c.perm[:n], c.ports[:n]
 	for i := 0; i < n; i++ {
-		c.sigs[i] = c.sym.AppendNodeSignature(c.sigs[i][:0], s, model.NodeID(i))
 		c.ord[i] = i
+		if c.delta == 0 {
+			c.sigs[i] = c.sym.AppendNodeSignature(c.sigs[i][:0], s, model.NodeID(i))
+			continue
+		}
+		c.ties[i] = c.ties[i][:0]
+		for k := range c.all {
+			c.tmp = c.sym.AppendLocalKey(c.tmp[:0], s, model.NodeID(i), &c.all[k])
+			switch cmp := bytes.Compare(c.tmp, c.sigs[i]); {
+			case len(c.ties[i]) == 0 || cmp < 0:
+				c.sigs[i] = append(c.sigs[i][:0], c.tmp...)
+				c.ties[i] = append(c.ties[i][:0], c.all[k])
+			case cmp == 0:
+				c.ties[i] = append(c.ties[i], c.all[k])
+			}
+		}
 	}
 	sort.SliceStable(c.ord, func(a, b int) bool { return bytes.Compare(c.sigs[c.ord[a]], c.sigs[c.ord[b]]) < 0 })
 	c.best = c.best[:0]
@@ -58,10 +114,11 @@ func (c *Canonical) search(s model.State, from int) {
 		for pos, i := range c.ord {
 			c.perm[i] = model.NodeID(pos)
 		}
-		c.tmp = c.sym.AppendPermutedKey(c.tmp[:0], s, c.perm)
-		if len(c.best) == 0 || bytes.Compare(c.tmp, c.best) < 0 {
-			c.best = append(c.best[:0], c.tmp...)
+		if c.delta == 0 {
+			c.offer(c.sym.AppendPermutedKey(c.tmp[:0], s, c.perm, nil))
+			return
 		}
+		c.portSearch(s, 0)
 		return
 	}
 	end := from + 1
@@ -95,22 +152,65 @@ func (c *Canonical) search(s model.State, from int) {
 	}
 }
 
-// BruteForce appends the least key of s over all node permutations: the
-// reference the tests compare Canonical against. Only for small N.
+// portSearch tries every combination of the nodes' tied port renamings.
+func (c *Canonical) portSearch(s model.State, i int) {
+	if i == len(c.ports) {
+		c.offer(c.sym.AppendPermutedKey(c.tmp[:0], s, c.perm, c.ports))
+		return
+	}
+	for _, p := range c.ties[i] {
+		c.ports[i] = p
+		c.portSearch(s, i+1)
+	}
+}
+
+func (c *Canonical) offer(key []byte) {
+	c.tmp = key
+	if len(c.best) == 0 || bytes.Compare(key, c.best) < 0 {
+		c.best = append(c.best[:0], key...)
+	}
+}
+
+// BruteForce appends the least key of s over every renaming of nodes (and of
+// each node's ports, when the system declares port symmetry): the reference
+// the tests compare Canonical against. Only for small N and Δ.
 func BruteForce(dst []byte, sym model.Symmetric, s model.State) []byte {
 	n := sym.NodeCount(s)
 	perm := make([]model.NodeID, n)
 	for i := range perm {
 		perm[i] = model.NodeID(i)
 	}
+	var all [][model.MaxPorts]model.Port
+	if d := sym.PortSymmetry(); d > 0 && d <= maxPortSymmetry {
+		all = portPerms(d)
+	}
+	ports := make([][model.MaxPorts]model.Port, n)
 	var best, tmp []byte
+	try := func() {
+		var pp [][model.MaxPorts]model.Port
+		if all != nil {
+			pp = ports
+		}
+		tmp = sym.AppendPermutedKey(tmp[:0], s, perm, pp)
+		if best == nil || bytes.Compare(tmp, best) < 0 {
+			best = append(best[:0], tmp...)
+		}
+	}
+	var portRec func(i int)
+	portRec = func(i int) {
+		if all == nil || i == n {
+			try()
+			return
+		}
+		for _, p := range all {
+			ports[i] = p
+			portRec(i + 1)
+		}
+	}
 	var rec func(k int)
 	rec = func(k int) {
 		if k == n {
-			tmp = sym.AppendPermutedKey(tmp[:0], s, perm)
-			if best == nil || bytes.Compare(tmp, best) < 0 {
-				best = append(best[:0], tmp...)
-			}
+			portRec(0)
 			return
 		}
 		for i := k; i < n; i++ {

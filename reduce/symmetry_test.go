@@ -10,11 +10,14 @@ import (
 	"github.com/mxcheck/mxcheck/specs/ra"
 )
 
-// bit is an anonymous node: a bit it may set once, and a count of pings
-// received.
-type bit struct{ On, Pings uint8 }
+// bit is an anonymous node: a bit it may set once, a count of pings
+// received, and the ports they came from.
+type bit struct {
+	On, Pings uint8
+	Heard     model.Ports
+}
 
-func (b bit) AppendKey(dst []byte) []byte { return append(dst, b.On, b.Pings) }
+func (b bit) AppendKey(dst []byte) []byte { return append(dst, b.On, b.Pings, byte(b.Heard)) }
 
 type ping struct{}
 
@@ -36,7 +39,7 @@ func flicker() *model.Protocol[bit, ping] {
 						c.SendPort(p, ping{})
 					}
 				}},
-			{Name: "Ping", Kind: model.Receive, Do: func(_ *model.Ctx[bit, ping], n *bit) { n.Pings++ }},
+			{Name: "Ping", Kind: model.Receive, Do: func(c *model.Ctx[bit, ping], n *bit) { n.Pings++; n.Heard = n.Heard.Add(c.Port()) }},
 		},
 		Invariants: []model.Property[bit, ping]{
 			{Name: "not-all-pinged-twice", Holds: func(w *model.World[bit, ping]) bool {
@@ -47,12 +50,28 @@ func flicker() *model.Protocol[bit, ping] {
 }
 
 func machine(t *testing.T, n int, topo string, b model.Budget) *model.Machine[bit, ping] {
+	return machineP(t, n, topo, b, false)
+}
+
+// machineP compiles flicker, declaring port symmetry when ports is true.
+func machineP(t *testing.T, n int, topo string, b model.Budget, ports bool) *model.Machine[bit, ping] {
 	t.Helper()
 	edges, err := model.Topology(topo, n, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := model.Compile(flicker(), model.Config{Nodes: n, Delta: 2, Edges: edges, Budget: b})
+	p := flicker()
+	if ports {
+		p.RenamePorts = func(x bit, perm *[model.MaxPorts]model.Port) bit {
+			var h model.Ports
+			for _, q := range x.Heard.All() {
+				h = h.Add(perm[q])
+			}
+			x.Heard = h
+			return x
+		}
+	}
+	m, err := model.Compile(p, model.Config{Nodes: n, Delta: 2, Edges: edges, Budget: b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,18 +124,24 @@ func TestKnownOrbitCount(t *testing.T) {
 // counterexample length as the full search.
 func TestCanonicalAgainstBruteForce(t *testing.T) {
 	for _, tc := range []struct {
-		n    int
-		topo string
-		b    model.Budget
+		n     int
+		topo  string
+		b     model.Budget
+		ports bool
 	}{
-		{3, "path", model.Budget{}},
-		{3, "ring", model.Budget{Disconnects: 1}},
-		{4, "path", model.Budget{Disconnects: 1, Connects: 1}},
-		{4, "ring", model.Budget{}},
-		{3, "none", model.Budget{Connects: 2}},
+		{3, "path", model.Budget{}, false},
+		{3, "ring", model.Budget{Disconnects: 1}, false},
+		{4, "path", model.Budget{Disconnects: 1, Connects: 1}, false},
+		{4, "ring", model.Budget{}, false},
+		{3, "none", model.Budget{Connects: 2}, false},
+		{3, "path", model.Budget{}, true},
+		{3, "ring", model.Budget{Disconnects: 1}, true},
+		{3, "path", model.Budget{Disconnects: 1, Connects: 1}, true},
+		{4, "ring", model.Budget{}, true},
+		{3, "none", model.Budget{Connects: 2}, true},
 	} {
-		t.Run(fmt.Sprintf("%d-%s-%v", tc.n, tc.topo, tc.b), func(t *testing.T) {
-			m := machine(t, tc.n, tc.topo, tc.b)
+		t.Run(fmt.Sprintf("%d-%s-%v-ports=%v", tc.n, tc.topo, tc.b, tc.ports), func(t *testing.T) {
+			m := machineP(t, tc.n, tc.topo, tc.b, tc.ports)
 			sym := m.Symmetric()
 			canon := reduce.NewCanonical(sym)
 			classOf := map[string]string{} // canonical key -> brute key
@@ -170,5 +195,44 @@ func TestSymmetryRefusedWithIDs(t *testing.T) {
 	}
 	if _, err := explore.New(sys, explore.Options{Symmetry: true}); err == nil {
 		t.Error("symmetry accepted for a spec whose ids break ties")
+	}
+}
+
+// CheckSymmetry accepts flicker's declared symmetries and rejects a protocol
+// whose steps treat port 1 specially while declaring ports interchangeable,
+// and one whose guard reads a node id while declaring nodes anonymous.
+func TestCheckSymmetry(t *testing.T) {
+	for _, ports := range []bool{false, true} {
+		m := machineP(t, 3, "path", model.Budget{Disconnects: 1}, ports)
+		if err := reduce.CheckSymmetry(m, 0); err != nil {
+			t.Errorf("ports=%v: honest symmetry rejected: %v", ports, err)
+		}
+	}
+	portBiased := flicker()
+	portBiased.RenamePorts = func(x bit, perm *[model.MaxPorts]model.Port) bit {
+		var h model.Ports
+		for _, q := range x.Heard.All() {
+			h = h.Add(perm[q])
+		}
+		x.Heard = h
+		return x
+	}
+	portBiased.Actions[0].Do = func(c *model.Ctx[bit, ping], n *bit) {
+		n.On = 1
+		if c.Neighbors().Has(1) {
+			c.SendPort(1, ping{}) // only port 1: not port-symmetric
+		}
+	}
+	idBiased := flicker()
+	idBiased.Actions[0].Guard = func(c *model.Ctx[bit, ping], n *bit) bool { return n.On == 0 && c.Self() != 2 }
+	for name, p := range map[string]*model.Protocol[bit, ping]{"port-biased": portBiased, "id-biased": idBiased} {
+		edges, _ := model.Topology("path", 3, 2)
+		m, err := model.Compile(p, model.Config{Nodes: 3, Delta: 2, Edges: edges})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := reduce.CheckSymmetry(m, 0); err == nil {
+			t.Errorf("%s: a false symmetry declaration was accepted", name)
+		}
 	}
 }

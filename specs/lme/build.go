@@ -23,7 +23,8 @@ func Protocol(k int, mut Mutant, vr Variant) *model.Protocol[Node, Msg] {
 		Notes:   notes,
 		// Nodes are anonymous (§2): states and messages name ports, never
 		// node ids, and every property is invariant under renaming nodes.
-		Anonymous: true,
+		Anonymous:   true,
+		RenamePorts: renamePorts,
 		// Lockout: a node that called LOCK and has not locked yet.
 		Hungry:   func(n *Node) bool { return n.State != Idle && n.State != Locked && n.State != Unlock },
 		Liveness: "lockout-freedom",
@@ -147,4 +148,29 @@ func Build(v model.Values) (model.System, error) {
 		ReusePorts: reuse || mut == ReusePorts,
 	}
 	return model.Compile(Protocol(k, mut, vr), cfg)
+}
+
+// renamePorts renames every port a node state mentions: its lock, the port
+// sets of Table 1, the pairs of W and P, and the ghost Persist. The
+// algorithm never breaks a tie by port number, so ports are interchangeable
+// (reduce.CheckSymmetry verifies it in the tests).
+func renamePorts(n Node, perm *[model.MaxPorts]model.Port) Node {
+	rp := func(s model.Ports) model.Ports {
+		var out model.Ports
+		for _, q := range s.All() {
+			out = out.Add(perm[q])
+		}
+		return out
+	}
+	if n.Lock != None {
+		n.Lock = Lock(perm[n.Lock])
+	}
+	n.L, n.R, n.H, n.A, n.C, n.Persist = rp(n.L), rp(n.R), rp(n.H), rp(n.A), rp(n.C), rp(n.Persist)
+	n.W = WSet{T: rp(n.W.T), F: rp(n.W.F)}
+	var p PSet
+	for q, b := range n.P {
+		p[perm[q]] = b
+	}
+	n.P = p
+	return n
 }

@@ -110,7 +110,8 @@ func Golden(t *testing.T, spec *model.Spec, path string, cases []Case) {
 // symmetry, both) with BFS and asserts each agrees with the full BFS result
 // full: same status for every property and same shortest counterexample
 // length, never more states. When the space is small it also verifies the
-// spec's declared independence. It returns the reduced results.
+// spec's declared independence, and the declared symmetry on the first
+// 5,000 states. It returns the reduced results.
 func Reductions(t testing.TB, name string, sys model.System, full *explore.Result) []*explore.Result {
 	t.Helper()
 	var opts []explore.Options
@@ -148,6 +149,12 @@ func Reductions(t testing.TB, name string, sys model.System, full *explore.Resul
 	if full.Exhausted && full.Stats.Distinct <= 200_000 {
 		if err := reduce.CheckIndependence(sys, 0); err != nil {
 			t.Errorf("%s: declared independence does not hold: %v", name, err)
+		}
+	}
+	if sp, ok := sys.(model.SymmetryProvider); ok && sp.Symmetric() != nil {
+		// Every renaming is tried on every state: a bounded sample.
+		if err := reduce.CheckSymmetry(sys, 5000); err != nil {
+			t.Errorf("%s: declared symmetry does not hold: %v", name, err)
 		}
 	}
 	return out
