@@ -147,7 +147,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.dotOut, "dot-out", "", "write the graph behind a violated graph invariant to this file (DOT)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	fs.BoolVar(&f.por, "por", false, "partial-order reduction")
-	fs.BoolVar(&f.symmetry, "symmetry", false, "symmetry reduction (specs with interchangeable nodes)")
+	fs.BoolVar(&f.symmetry, "symmetry", true, "symmetry reduction where the spec's nodes are interchangeable (--symmetry=false: off)")
 	fs.BoolVar(&f.liveness, "liveness", false, "also check lockout/starvation freedom (fair cycles)")
 	fs.IntVar(&f.workers, "workers", 1, "goroutines for a parallel BFS (0: one per core); results are identical")
 	fs.StringVar(&f.choices, "choices", "probabilistic", "random choices in liveness: probabilistic (holds with probability 1) or adversarial")
@@ -226,6 +226,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
+	opt.Symmetry = symmetryFor(sys, cf.symmetry, fs.Changed("symmetry"))
 	if !cf.quiet && isTerminal(stderr) {
 		opt.Progress = stderr
 	}
@@ -233,7 +234,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitUsage, usageError{err.Error()}
 	}
-	header := fmt.Sprintf("checking %s %s (%s)", spec.Name, strings.Join(values.Flags(nil), " "), opt.Strategy)
+	header := fmt.Sprintf("checking %s %s (%s)", spec.Name, strings.Join(values.Flags(nil), " "), describeSearch(opt))
 	if n, ok := sys.(model.Noter); ok {
 		for _, line := range n.Notes() {
 			header += "\nnote: " + line
@@ -267,6 +268,35 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		return exitIncomplete, nil
 	}
 	return exitOK, nil
+}
+
+// symmetryFor decides symmetry reduction: on by default where the system
+// declares interchangeable nodes, silently off where it does not, and left
+// on (so that explore.New refuses it in one line) when asked for explicitly.
+func symmetryFor(sys model.System, want, explicit bool) bool {
+	if !want {
+		return false
+	}
+	sp, ok := sys.(model.SymmetryProvider)
+	return explicit || ok && sp.Symmetric() != nil
+}
+
+// describeSearch names the search and the reductions in use.
+func describeSearch(o explore.Options) string {
+	parts := []string{o.Strategy.String()}
+	if o.Workers > 1 {
+		parts = append(parts, fmt.Sprintf("%d workers", o.Workers))
+	}
+	if o.Symmetry {
+		parts = append(parts, "symmetry")
+	}
+	if o.POR {
+		parts = append(parts, "partial-order reduction")
+	}
+	if o.Liveness {
+		parts = append(parts, "liveness with "+o.Choices.String()+" choices")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // specFlags registers a flag per spec parameter and returns, per name, a

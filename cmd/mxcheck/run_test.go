@@ -39,6 +39,12 @@ func TestExitCodes(t *testing.T) {
 		{"timeout", []string{"check", "ra", "--nodes", "5", "--timeout", "50ms"}, 3, "stopped by timeout"},
 		{"memory", []string{"check", "ra", "--nodes", "5", "--memory", "8", "--max-states", "3000000"}, 3, "stopped by memory"},
 		{"continue", []string{"check", "ra", "--mutant", "defer-forever", "--continue"}, 1, "mutual-exclusion  holds"},
+		{"symmetry-default-off-for-ids", []string{"check", "ra"}, 0, "(bfs)\n"},
+		{"symmetry-default-on", []string{"check", "lme", "--nodes", "2", "--variant", "repaired", "--no-deadlock", "--continue"}, 1, "(bfs, symmetry)"},
+		{"symmetry-off", []string{"check", "lme", "--nodes", "2", "--symmetry=false", "--max-depth", "3"}, 3, "(bfs)\n"},
+		{"por", []string{"check", "ra", "--por"}, 0, "(bfs, partial-order reduction)"},
+		{"workers", []string{"check", "ra", "--workers", "2"}, 0, "distinct states: 3275"},
+		{"liveness", []string{"check", "ra", "--liveness"}, 0, "starvation-freedom  holds"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := call(tc.args...)
@@ -84,6 +90,9 @@ func TestBadInput(t *testing.T) {
 		{"too-many-nodes", []string{"check", "ra", "--nodes", "40"}, "--nodes"},
 		{"bad-strategy", []string{"check", "ra", "--strategy", "random"}, "--strategy"},
 		{"bad-choices", []string{"check", "ra", "--choices", "dice"}, "--choices"},
+		{"symmetry-with-ids", []string{"check", "ra", "--symmetry"}, "symmetry requested"},
+		{"por-with-liveness", []string{"check", "ra", "--por", "--liveness"}, "cannot be combined"},
+		{"negative-workers", []string{"check", "ra", "--workers", "-2"}, "workers"},
 		{"negative-limit", []string{"check", "ra", "--max-states", "-5"}, "max-states"},
 		{"extra-arg", []string{"check", "ra", "extra"}, "unexpected argument"},
 		{"list-arg", []string{"list", "x"}, "no arguments"},

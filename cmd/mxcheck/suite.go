@@ -22,6 +22,8 @@ type suiteRow struct {
 	opt    explore.Options
 	flags  string
 	want   explore.Verdict
+	// symmetry as asked, and whether it was asked explicitly
+	symmetry, symExplicit bool
 }
 
 // parseSuite reads a suite file: one row per line, `#` comments and blank
@@ -79,6 +81,7 @@ func parseSuite(r io.Reader) ([]suiteRow, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %v", n, err)
 		}
+		row.symmetry, row.symExplicit = cf.symmetry, fs.Changed("symmetry")
 		rows = append(rows, row)
 	}
 	if err := sc.Err(); err != nil {
@@ -115,6 +118,7 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 		if err != nil {
 			return exitUsage, usagef("suite line %d: %v", row.line, err)
 		}
+		row.opt.Symmetry = symmetryFor(sys, row.symmetry, row.symExplicit)
 		chk, err := explore.New(sys, row.opt)
 		if err != nil {
 			return exitUsage, usagef("suite line %d: %v", row.line, err)

@@ -35,3 +35,9 @@ func BenchmarkRA(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReductions: RA with no reduction and with POR (ids break ties,
+// so RA has no symmetry).
+func BenchmarkReductions(b *testing.B) {
+	spectest.BenchReductions(b, ra.Spec, model.Values{"nodes": "3", "requests": "2"})
+}

@@ -354,3 +354,37 @@ func GoldenBFS(t *testing.T, spec *model.Spec, path string, cases []Case) {
 	}
 	Compare(t, path, []byte(strings.Join(rows, "\n")+"\n"))
 }
+
+// BenchReductions benchmarks one configuration with no reduction, with
+// partial-order reduction, with symmetry and with both (those the system
+// supports), reporting distinct states, states/s and seen-set bytes per
+// state. Run with -benchtime 1x: one iteration is a whole search.
+func BenchReductions(b *testing.B, spec *model.Spec, params model.Values) {
+	sys, _ := Build(b, spec, params)
+	modes := []struct {
+		name string
+		opt  explore.Options
+	}{{"none", explore.Options{Continue: true}}, {"por", explore.Options{Continue: true, POR: true}}}
+	if sp, ok := sys.(model.SymmetryProvider); ok && sp.Symmetric() != nil {
+		modes = append(modes,
+			struct {
+				name string
+				opt  explore.Options
+			}{"symmetry", explore.Options{Continue: true, Symmetry: true}},
+			struct {
+				name string
+				opt  explore.Options
+			}{"both", explore.Options{Continue: true, Symmetry: true, POR: true}})
+	}
+	for _, m := range modes {
+		b.Run(m.name, func(b *testing.B) {
+			var r *explore.Result
+			for i := 0; i < b.N; i++ {
+				r = Run(b, sys, m.opt)
+			}
+			b.ReportMetric(float64(r.Stats.Distinct), "states")
+			b.ReportMetric(r.Stats.Rate, "states/s")
+			b.ReportMetric(r.Stats.BytesPerState, "B/state")
+		})
+	}
+}
