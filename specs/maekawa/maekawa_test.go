@@ -1,0 +1,170 @@
+package maekawa_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/mxcheck/mxcheck/explore"
+	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/specs/maekawa"
+	"github.com/mxcheck/mxcheck/specs/spectest"
+)
+
+func heavy(t *testing.T) {
+	if os.Getenv("MXCHECK_HEAVY") == "" {
+		t.Skip("set MXCHECK_HEAVY=1 to run")
+	}
+}
+
+func TestGolden(t *testing.T) {
+	spectest.Golden(t, maekawa.Spec, "testdata/golden.txt", []spectest.Case{
+		{Name: "single-node", Params: model.Values{"nodes": "1", "requests": "2"}},
+		{Name: "diagonal-classic", Params: model.Values{"requesters": "0,3"}},
+		{Name: "diagonal-yield", Params: model.Values{"requesters": "0,3", "variant": "yield"}},
+		{Name: "three-classic", Params: model.Values{"requesters": "0,1,2"}},
+		{Name: "three-yield-fail-displaced", Params: model.Values{"requesters": "0,1,2", "variant": "yield-fail-displaced"}},
+		{Name: "diagonal-replace-2", Params: model.Values{"requesters": "0,3", "variant": "yield-fail-displaced", "replace": "0:1=3,3:2=0"}},
+		{Name: "diagonal-churn-1", Params: model.Values{"requesters": "0,3", "variant": "yield-fail-displaced", "churn": "1"}},
+		{Name: "diagonal-churn-2", Params: model.Values{"requesters": "0,3", "variant": "yield-fail-displaced", "churn": "2"}},
+	})
+}
+
+// TestCounterexamples pins the shortest traces of the known violations and
+// of every mutant.
+func TestCounterexamples(t *testing.T) {
+	spectest.Violations(t, maekawa.Spec, "../../counterexamples/maekawa", []spectest.Expect{
+		{Name: "classic-deadlock", Params: model.Values{"requesters": "0,3"}, Property: explore.Deadlock, Steps: 12},
+		{Name: "yield-deadlock", Params: model.Values{"requesters": "0,1,2", "variant": "yield"}, Property: explore.Deadlock, Steps: 22},
+		{Name: "yield-lock-only-deadlock", Params: model.Values{"requesters": "0,1,2", "variant": "yield-lock-only"}, Property: explore.Deadlock, Steps: 23},
+		{Name: "churn-2", Params: model.Values{"requesters": "0,3", "variant": "yield-fail-displaced", "churn": "2"}, Property: "mutual-exclusion", Steps: 14},
+		{Name: "mutant-vote-twice", Params: model.Values{"requesters": "0,3", "mutant": "vote-twice"}, Property: "mutual-exclusion", Steps: 0},
+		{Name: "mutant-yield-in-cs", Params: model.Values{"requesters": "0,1,2", "variant": "yield-fail-displaced", "mutant": "yield-in-cs"}, Property: "mutual-exclusion", Steps: 0},
+		{Name: "mutant-keep-vote", Params: model.Values{"requesters": "0,3", "variant": "yield-fail-displaced", "mutant": "keep-vote", "requests": "2"}, Property: explore.Deadlock, Steps: 0},
+	})
+}
+
+// TestGrid checks the voting sets: row ∪ column, self included, pairwise
+// intersecting; non-squares are rejected.
+func TestGrid(t *testing.T) {
+	for _, n := range []int{1, 4, 9, 16} {
+		sets, err := maekawa.Grid(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range sets {
+			k := map[int]int{1: 1, 4: 2, 9: 3, 16: 4}[n]
+			if !sets[i].Has(model.NodeID(i)) || sets[i].Len() != 2*k-1 {
+				t.Errorf("N=%d: V%d = %v", n, i, sets[i])
+			}
+			for j := range sets {
+				if sets[i]&sets[j] == 0 {
+					t.Errorf("N=%d: V%d and V%d are disjoint", n, i, j)
+				}
+			}
+		}
+	}
+	if _, err := maekawa.Grid(3); err == nil {
+		t.Error("N=3 accepted")
+	}
+}
+
+// TestBadInput checks the one-line errors for bad configurations.
+func TestBadInput(t *testing.T) {
+	for _, c := range []model.Values{
+		{"nodes": "5"},
+		{"replace": "0:1"},
+		{"replace": "0:1=9"},
+		{"replace": "0:0=3"},
+		{"replace": "0:3=1"},
+		{"replace": "0:1=2"},
+		{"requesters": "7"},
+		{"variant": "nope"},
+		{"mutant": "yield-in-cs"},
+	} {
+		v, err := maekawa.Spec.Normalize(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := maekawa.Spec.Build(v); err == nil {
+			t.Errorf("%v: accepted", c)
+		} else {
+			t.Logf("%v: %v", c, err)
+		}
+	}
+}
+
+// fewestBreaking returns the fewest replacements (each I:J=K keeping |V_I|)
+// after which two voting sets of requesters are disjoint, searching up to
+// limit replacements; 0 when none up to limit does. Two sets of size s on
+// N nodes always meet when 2s > N, so on a full √N×√N grid this needs
+// N ≥ 16.
+func fewestBreaking(sets []model.NodeSet, limit int) (int, string) {
+	n := len(sets)
+	var best int
+	var how string
+	var rec func(sets []model.NodeSet, depth int, desc string)
+	rec = func(sets []model.NodeSet, depth int, desc string) {
+		for i := range sets {
+			for j := i + 1; j < n; j++ {
+				if sets[i]&sets[j] == 0 && (best == 0 || depth < best) {
+					best, how = depth, desc
+				}
+			}
+		}
+		if depth == limit || best != 0 && depth >= best {
+			return
+		}
+		for i := range sets {
+			for _, j := range sets[i].Remove(model.NodeID(i)).All() {
+				for k := 0; k < n; k++ {
+					if sets[i].Has(model.NodeID(k)) {
+						continue
+					}
+					next := append([]model.NodeSet(nil), sets...)
+					next[i] = next[i].Remove(j).Add(model.NodeID(k))
+					rec(next, depth+1, fmt.Sprintf("%s%d:%d=%d,", desc, i, j, k))
+				}
+			}
+		}
+	}
+	rec(sets, 0, "")
+	return best, how
+}
+
+// TestFewestReplacements: replacing voting-set entries cannot break
+// Maekawa on N=4 or N=9 (two (2√N−1)-sets of N nodes always meet), and two
+// replacements do on N=16. The checker confirms the N=16 witness by DFS
+// (BFS does not finish without partial-order reduction).
+func TestFewestReplacements(t *testing.T) {
+	for _, c := range []struct{ n, limit, want int }{{4, 3, 0}, {9, 2, 0}, {16, 2, 2}} {
+		sets, _ := maekawa.Grid(c.n)
+		got, how := fewestBreaking(sets, c.limit)
+		if got != c.want {
+			t.Errorf("N=%d: fewest replacements that make two voting sets disjoint = %d (%s), want %d", c.n, got, how, c.want)
+		}
+		t.Logf("N=%d: fewest = %d %s", c.n, got, how)
+	}
+	sys, _ := spectest.Build(t, maekawa.Spec, model.Values{"nodes": "16", "requesters": "0,5", "replace": "0:1=10,0:4=11"})
+	r := spectest.Run(t, sys, explore.Options{Strategy: explore.DFS, NoDeadlock: true})
+	if r.Verdict != explore.Violated || r.Violations[0].Property != "mutual-exclusion" {
+		t.Fatalf("N=16 with 0:1=10,0:4=11: verdict %s, want a mutual-exclusion violation", r.Verdict)
+	}
+}
+
+// TestFullGrid checks N=4 with every node requesting: classic deadlocks,
+// the repaired yield variant is safe and deadlock-free.
+func TestFullGrid(t *testing.T) {
+	heavy(t)
+	for _, c := range []struct {
+		variant string
+		want    explore.Verdict
+	}{{"classic", explore.Violated}, {"yield-fail-displaced", explore.Verified}} {
+		sys, _ := spectest.Build(t, maekawa.Spec, model.Values{"variant": c.variant})
+		r := spectest.Run(t, sys, explore.Options{Continue: true})
+		t.Logf("%s: %s %v distinct=%d", c.variant, r.Verdict, r.Properties, r.Stats.Distinct)
+		if r.Verdict != c.want {
+			t.Errorf("%s: %s, want %s", c.variant, r.Verdict, c.want)
+		}
+	}
+}
