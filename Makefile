@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/mxcheck
 
-.PHONY: build test demo verify bench golden check-all clean
+.PHONY: build test demo verify bench golden check-all churn-table clean
 
 build:
 	$(GO) build ./...
@@ -38,6 +38,11 @@ golden:
 # Heavier exhaustive runs, kept out of the default test run.
 check-all:
 	MXCHECK_HEAVY=1 $(GO) test -timeout 60m ./...
+
+# RA vs Camera vs Maekawa under churn, side by side: verdict, distinct
+# states, shortest counterexample length per configuration.
+churn-table: build
+	$(BIN) suite specs/churn.suite
 
 clean:
 	rm -rf bin
