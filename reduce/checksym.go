@@ -36,19 +36,9 @@ func CheckSymmetry(sys model.System, maxStates int) error {
 		sort.Slice(out, func(i, j int) bool { return bytes.Compare(out[i], out[j]) < 0 })
 		return out
 	}
-	seen := map[string]bool{}
-	queue := sys.Init()
-	for len(queue) > 0 && (maxStates == 0 || len(seen) < maxStates) {
-		s := queue[0]
-		queue = queue[1:]
-		k := string(sys.AppendKey(nil, s))
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		n := sym.NodeCount(s)
+	return walk(sys, maxStates, func(s model.State) error {
 		var err error
-		forEachRenaming(sym, n, func(perm []model.NodeID, ports [][model.MaxPorts]model.Port) bool {
+		forEachRenaming(sym, sym.NodeCount(s), func(perm []model.NodeID, ports [][model.MaxPorts]model.Port) bool {
 			g := func(x model.State) model.State { return sym.Permute(x, perm, ports) }
 			gs := g(s)
 			for _, iv := range sys.Invariants() {
@@ -78,15 +68,8 @@ func CheckSymmetry(sys model.System, maxStates int) error {
 			}
 			return true
 		})
-		if err != nil {
-			return err
-		}
-		sys.Successors(s, func(_ model.Transition, n model.State) bool {
-			queue = append(queue, sys.Clone(n))
-			return true
-		})
-	}
-	return nil
+		return err
+	})
 }
 
 // forEachRenaming calls f with every node permutation and, under port
@@ -133,4 +116,28 @@ func forEachRenaming(sym model.Symmetric, n int, f func([]model.NodeID, [][model
 		}
 	}
 	rec(0)
+}
+
+// walk calls visit on every state reachable in sys, breadth first, at most
+// maxStates of them (0: no limit), and stops at the first error.
+func walk(sys model.System, maxStates int, visit func(model.State) error) error {
+	seen := map[string]bool{}
+	queue := sys.Init()
+	for len(queue) > 0 && (maxStates == 0 || len(seen) < maxStates) {
+		s := queue[0]
+		queue = queue[1:]
+		k := string(sys.AppendKey(nil, s))
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if err := visit(s); err != nil {
+			return err
+		}
+		sys.Successors(s, func(_ model.Transition, n model.State) bool {
+			queue = append(queue, sys.Clone(n))
+			return true
+		})
+	}
+	return nil
 }

@@ -43,16 +43,7 @@ func CheckIndependence(sys model.System, maxStates int) error {
 		}
 		return nil
 	}
-	seen := map[string]bool{}
-	queue := sys.Init()
-	for len(queue) > 0 && (maxStates == 0 || len(seen) < maxStates) {
-		s := queue[0]
-		queue = queue[1:]
-		k := string(sys.AppendKey(nil, s))
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
+	return walk(sys, maxStates, func(s model.State) error {
 		en := steps(s)
 		for i, a := range en {
 			if !ind.Independent(a.t) {
@@ -73,15 +64,6 @@ func CheckIndependence(sys model.System, maxStates int) error {
 				}
 			}
 		}
-		for _, x := range en {
-			queue = append(queue, x.next)
-		}
-		sys.Successors(s, func(t model.Transition, n model.State) bool {
-			if t.Kind == model.AdversaryStep {
-				queue = append(queue, sys.Clone(n))
-			}
-			return true
-		})
-	}
-	return nil
+		return nil
+	})
 }

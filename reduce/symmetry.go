@@ -175,50 +175,13 @@ func (c *Canonical) offer(key []byte) {
 // each node's ports, when the system declares port symmetry): the reference
 // the tests compare Canonical against. Only for small N and Δ.
 func BruteForce(dst []byte, sym model.Symmetric, s model.State) []byte {
-	n := sym.NodeCount(s)
-	perm := make([]model.NodeID, n)
-	for i := range perm {
-		perm[i] = model.NodeID(i)
-	}
-	var all [][model.MaxPorts]model.Port
-	if d := sym.PortSymmetry(); d > 0 && d <= maxPortSymmetry {
-		all = portPerms(d)
-	}
-	ports := make([][model.MaxPorts]model.Port, n)
 	var best, tmp []byte
-	try := func() {
-		var pp [][model.MaxPorts]model.Port
-		if all != nil {
-			pp = ports
-		}
-		tmp = sym.AppendPermutedKey(tmp[:0], s, perm, pp)
+	forEachRenaming(sym, sym.NodeCount(s), func(perm []model.NodeID, ports [][model.MaxPorts]model.Port) bool {
+		tmp = sym.AppendPermutedKey(tmp[:0], s, perm, ports)
 		if best == nil || bytes.Compare(tmp, best) < 0 {
 			best = append(best[:0], tmp...)
 		}
-	}
-	var portRec func(i int)
-	portRec = func(i int) {
-		if all == nil || i == n {
-			try()
-			return
-		}
-		for _, p := range all {
-			ports[i] = p
-			portRec(i + 1)
-		}
-	}
-	var rec func(k int)
-	rec = func(k int) {
-		if k == n {
-			portRec(0)
-			return
-		}
-		for i := k; i < n; i++ {
-			perm[k], perm[i] = perm[i], perm[k]
-			rec(k + 1)
-			perm[k], perm[i] = perm[i], perm[k]
-		}
-	}
-	rec(0)
+		return true
+	})
 	return append(dst, best...)
 }

@@ -47,8 +47,11 @@ func TestGolden(t *testing.T) {
 	spectest.Golden(t, Spec, "testdata/golden.txt", cases)
 }
 
-// TestGoldenHeavy pins the N = 3 and N = 4 configurations of issue 3
-// (minutes each; BFS only, see spectest.GoldenBFS).
+// TestGoldenHeavy pins the N = 3 configurations of issue 3 that finish in
+// minutes without reduction (BFS only, see spectest.GoldenBFS): a static
+// path, the path with one disconnect, the triangle, and the path with two
+// LOCKs per node. N = 3 with one connect and N = 4 on a path do not finish
+// within 12 minutes on this machine (see the issue note).
 func TestGoldenHeavy(t *testing.T) {
 	heavy(t)
 	var cases []spectest.Case
@@ -58,12 +61,9 @@ func TestGoldenHeavy(t *testing.T) {
 			params model.Values
 		}{
 			{"n3-path", model.Values{"nodes": "3"}},
-			{"n3-ring", model.Values{"nodes": "3", "topology": "ring"}},
 			{"n3-path-disconnect", model.Values{"nodes": "3", "disconnects": "1"}},
-			{"n3-path-connect", model.Values{"nodes": "3", "connects": "1"}},
-			{"n3-path-connect-disconnect", model.Values{"nodes": "3", "connects": "1", "disconnects": "1"}},
+			{"n3-ring", model.Values{"nodes": "3", "topology": "ring"}},
 			{"n3-path-locks2", model.Values{"nodes": "3", "locks": "2"}},
-			{"n4-path", model.Values{"nodes": "4"}},
 		} {
 			p := model.Values{"variant": vr}
 			for k, v := range c.params {
