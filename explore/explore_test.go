@@ -332,3 +332,22 @@ func sameResult(a, b *Result) bool {
 	}
 	return true
 }
+
+// Progress lines name states, distinct, queue, depth and states/s; without
+// a Progress writer nothing is printed (the search has nowhere to print).
+func TestProgressLines(t *testing.T) {
+	var b bytes.Buffer
+	r := run(counter, Options{MaxStates: 100000, Progress: &b, ProgressEvery: time.Nanosecond})
+	if r.Verdict != Incomplete {
+		t.Fatalf("verdict %v", r.Verdict)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("%d progress lines, want several:\n%s", len(lines), b.String())
+	}
+	for _, want := range []string{"transitions=", "distinct=", "queue=", "depth=", "states/s="} {
+		if !strings.Contains(lines[0], want) {
+			t.Errorf("progress line %q lacks %q", lines[0], want)
+		}
+	}
+}
