@@ -10,7 +10,16 @@
 // (model.Fingerprint) in a sharded open-addressing set; each distinct state
 // keeps a parent link (8 bytes) from which any trace is rebuilt by replaying
 // the model. BFS (the default) finds shortest counterexamples; DFS uses less
-// memory for its frontier. Both visit the same set of states.
+// memory for its frontier; the parallel BFS (Options.Workers, parallel.go)
+// gives exactly the BFS result. All visit the same set of states.
+//
+// Reductions: symmetry (Options.Symmetry) fingerprints states by a canonical
+// key under node and port renamings (reduce.Canonical) while expanding the
+// actual states, so traces are real executions; partial-order reduction
+// (Options.POR, por.go) expands a node's steps alone when they are
+// invisible, untouchable by the adversary and declared independent, with a
+// cycle proviso valid for every search order, and re-searches plainly to
+// keep BFS counterexamples shortest.
 //
 // Liveness (Options.Liveness) runs after a search that expanded every
 // reachable state. It stores the full state graph (no reductions) in flat
