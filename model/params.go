@@ -40,6 +40,19 @@ func (v Values) Int(name string) (int, error) {
 	return n, nil
 }
 
+// IntIn returns parameter name as an integer in lo..hi; the error names the
+// flag and the range.
+func (v Values) IntIn(name string, lo, hi int) (int, error) {
+	x, err := v.Int(name)
+	if err != nil {
+		return 0, err
+	}
+	if x < lo || x > hi {
+		return 0, fmt.Errorf("--%s: must be between %d and %d, got %d", name, lo, hi, x)
+	}
+	return x, nil
+}
+
 // Bool returns parameter name as a boolean.
 func (v Values) Bool(name string) (bool, error) {
 	b, err := strconv.ParseBool(strings.TrimSpace(v[name]))

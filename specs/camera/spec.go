@@ -488,29 +488,20 @@ var Spec = &model.Spec{
 
 // Build compiles a configuration of camera.
 func Build(v model.Values) (model.System, error) {
-	n, err := v.Int("nodes")
+	n, err := v.IntIn("nodes", 1, model.MaxNodes)
 	if err != nil {
 		return nil, err
 	}
-	if n < 1 || n > model.MaxNodes {
-		return nil, fmt.Errorf("--nodes: must be between 1 and %d, got %d", model.MaxNodes, n)
-	}
-	r, err := v.Int("requests")
+	r, err := v.IntIn("requests", 0, 15)
 	if err != nil {
 		return nil, err
-	}
-	if r < 0 || r > 15 {
-		return nil, fmt.Errorf("--requests: must be between 0 and 15, got %d", r)
 	}
 	if n*r > MaxReqs {
 		return nil, fmt.Errorf("--requests: nodes × requests must be at most %d (the recentlyOKed bound), got %d×%d", MaxReqs, n, r)
 	}
-	churn, err := v.Int("churn")
+	churn, err := v.IntIn("churn", 0, 255)
 	if err != nil {
 		return nil, err
-	}
-	if churn < 0 || churn > 255 {
-		return nil, fmt.Errorf("--churn: must be between 0 and 255, got %d", churn)
 	}
 	keep, err := v.Bool("churn-keeps-mfp")
 	if err != nil {

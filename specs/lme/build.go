@@ -77,32 +77,21 @@ func joinNames[T ~string](xs []T) string {
 	return strings.Join(s, ", ")
 }
 
-func intIn(v model.Values, name string, lo, hi int) (int, error) {
-	x, err := v.Int(name)
-	if err != nil {
-		return 0, err
-	}
-	if x < lo || x > hi {
-		return 0, fmt.Errorf("--%s: must be between %d and %d, got %d", name, lo, hi, x)
-	}
-	return x, nil
-}
-
 // Build compiles a configuration of lme.
 func Build(v model.Values) (model.System, error) {
-	n, err := intIn(v, "nodes", 1, model.MaxNodes)
+	n, err := v.IntIn("nodes", 1, model.MaxNodes)
 	if err != nil {
 		return nil, err
 	}
-	delta, err := intIn(v, "delta", 1, model.MaxPorts-1)
+	delta, err := v.IntIn("delta", 1, model.MaxPorts-1)
 	if err != nil {
 		return nil, err
 	}
-	connects, err := intIn(v, "connects", 0, 255)
+	connects, err := v.IntIn("connects", 0, 255)
 	if err != nil {
 		return nil, err
 	}
-	disconnects, err := intIn(v, "disconnects", 0, 255)
+	disconnects, err := v.IntIn("disconnects", 0, 255)
 	if err != nil {
 		return nil, err
 	}
@@ -110,11 +99,11 @@ func Build(v model.Values) (model.System, error) {
 	if err != nil {
 		return nil, err
 	}
-	locks, err := intIn(v, "locks", 0, 255)
+	locks, err := v.IntIn("locks", 0, 255)
 	if err != nil {
 		return nil, err
 	}
-	k, err := intIn(v, "priorities", 1, MaxPriorities)
+	k, err := v.IntIn("priorities", 1, MaxPriorities)
 	if err != nil {
 		return nil, err
 	}

@@ -528,23 +528,17 @@ var Spec = &model.Spec{
 
 // Build compiles a configuration of maekawa.
 func Build(v model.Values) (model.System, error) {
-	n, err := v.Int("nodes")
+	n, err := v.IntIn("nodes", 1, model.MaxNodes)
 	if err != nil {
 		return nil, err
-	}
-	if n < 1 || n > model.MaxNodes {
-		return nil, fmt.Errorf("--nodes: must be between 1 and %d, got %d", model.MaxNodes, n)
 	}
 	sets, err := Grid(n)
 	if err != nil {
 		return nil, err
 	}
-	r, err := v.Int("requests")
+	r, err := v.IntIn("requests", 0, 15)
 	if err != nil {
 		return nil, err
-	}
-	if r < 0 || r > 15 {
-		return nil, fmt.Errorf("--requests: must be between 0 and 15, got %d", r)
 	}
 	requesters, err := parseNodes("requesters", v.String("requesters"), n)
 	if err != nil {
@@ -553,12 +547,9 @@ func Build(v model.Values) (model.System, error) {
 	if _, err := Replace(sets, v.String("replace")); err != nil {
 		return nil, err
 	}
-	churn, err := v.Int("churn")
+	churn, err := v.IntIn("churn", 0, 255)
 	if err != nil {
 		return nil, err
-	}
-	if churn < 0 || churn > 255 {
-		return nil, fmt.Errorf("--churn: must be between 0 and 255, got %d", churn)
 	}
 	variant := Variant(v.String("variant"))
 	if err := model.Choice("variant", string(variant), string(Classic), string(YieldVariant), string(YieldLockOnly), string(YieldFailDisplaced)); err != nil {
