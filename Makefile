@@ -35,9 +35,10 @@ bench:
 golden:
 	UPDATE_GOLDEN=1 $(GO) test ./specs/...
 
-# Heavier exhaustive runs, kept out of the default test run.
+# Heavier exhaustive runs, kept out of the default test run (about 40
+# minutes on 2 cores: lme's N=3 golden, Maekawa's full N=4 grid).
 check-all:
-	MXCHECK_HEAVY=1 $(GO) test -timeout 60m ./...
+	MXCHECK_HEAVY=1 $(GO) test -timeout 120m ./...
 
 # RA vs Camera vs Maekawa under churn, side by side: verdict, distinct
 # states, shortest counterexample length per configuration.

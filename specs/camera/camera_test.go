@@ -121,11 +121,13 @@ func TestPlacementsN3(t *testing.T) { checkPlacements(t, 3, false) }
 
 // TestPlacementsN4 does the same on N=4, one placement per orbit under
 // node renaming (the protocol treats ids alike but for tie-breaks, so the
-// orbit representative is not a proof for the whole orbit; MXCHECK_HEAVY
-// with MXCHECK_ALL=1 checks all 78).
+// orbit representative is not a proof for the whole orbit; MXCHECK_ALL=1
+// checks all 78). It has never finished on a 2-core machine (a single N=4
+// configuration takes longer than 5 minutes), so it has its own switch and
+// make check-all does not run it: MXCHECK_CAMERA_N4=1.
 func TestPlacementsN4(t *testing.T) {
-	if os.Getenv("MXCHECK_HEAVY") == "" {
-		t.Skip("set MXCHECK_HEAVY=1 to run (minutes per configuration)")
+	if os.Getenv("MXCHECK_CAMERA_N4") == "" {
+		t.Skip("set MXCHECK_CAMERA_N4=1 to run (hours on 2 cores)")
 	}
 	checkPlacements(t, 4, os.Getenv("MXCHECK_ALL") == "")
 }
