@@ -125,7 +125,7 @@ func (m symMachine[N, M]) AppendLocalKey(dst []byte, s State, i NodeID, ports *[
 	}
 	if ports != nil {
 		n = m.p.RenamePorts(n, ports)
-		d, up = renamePorts(d, ports), renamePorts(up, ports)
+		d, up = d.Rename(ports), up.Rename(ports)
 	}
 	dst = n.AppendKey(dst)
 	var crashed byte
@@ -136,9 +136,48 @@ func (m symMachine[N, M]) AppendLocalKey(dst []byte, s State, i NodeID, ports *[
 }
 
 // AppendPermutedKey appends the key of s with node i renamed perm[i] and its
-// ports renamed ports[i] (when ports is non-nil).
+// ports renamed ports[i] (when ports is non-nil): the key of Permute(s, perm,
+// ports), written without building the renamed state (the symmetry
+// reduction calls it for every candidate renaming of every successor).
 func (m symMachine[N, M]) AppendPermutedKey(dst []byte, s State, perm []NodeID, ports [][MaxPorts]Port) []byte {
-	return m.Permute(s, perm, ports).(*World[N, M]).appendKey(dst, m.cfg.Delta)
+	w := s.(*World[N, M])
+	delta := m.cfg.Delta
+	port := func(i NodeID, q Port) Port {
+		if ports == nil {
+			return q
+		}
+		return ports[i][q]
+	}
+	var invBuf [MaxNodes]NodeID
+	inv := invBuf[:len(w.Nodes)]
+	for i, j := range perm {
+		inv[j] = NodeID(i)
+	}
+	for _, i := range inv {
+		n, meta := w.Nodes[i], w.Meta[i]
+		var links [MaxPorts]Link
+		for q := 1; q <= delta; q++ {
+			if l := meta.Links[q]; l.Up() {
+				links[port(i, Port(q))] = makeLink(perm[l.Node()], port(l.Node(), l.Port()))
+			}
+		}
+		meta.Links = links
+		if ports != nil {
+			n = m.p.RenamePorts(n, &ports[i])
+			meta.D = meta.D.Rename(&ports[i])
+		}
+		meta.Members = permuteSet(meta.Members, perm)
+		meta.Removed = permuteSet(meta.Removed, perm)
+		dst = appendNodeKey(dst, &n, &meta, delta)
+	}
+	var msgBuf [32]Envelope[M]
+	msgs := msgBuf[:0]
+	for _, e := range w.Msgs {
+		e.FromPort, e.ToPort = port(e.From, e.FromPort), port(e.To, e.ToPort)
+		e.From, e.To = perm[e.From], perm[e.To]
+		msgs = insertEnv(msgs, e, m.p.FIFO)
+	}
+	return appendMsgsKey(dst, w.Budget, msgs)
 }
 
 // Permute returns s with node i renamed perm[i] and its ports renamed
@@ -165,7 +204,7 @@ func (m symMachine[N, M]) Permute(s State, perm []NodeID, ports [][MaxPorts]Port
 		meta := w.Meta[i]
 		if ports != nil {
 			n = m.p.RenamePorts(n, &ports[i])
-			meta.D = renamePorts(meta.D, &ports[i])
+			meta.D = meta.D.Rename(&ports[i])
 			var links [MaxPorts]Link
 			for q := 1; q <= m.cfg.Delta; q++ {
 				if l := meta.Links[q]; l.Up() {
@@ -187,18 +226,9 @@ func (m symMachine[N, M]) Permute(s State, perm []NodeID, ports [][MaxPorts]Port
 	for _, e := range w.Msgs {
 		e.FromPort, e.ToPort = port(e.From, e.FromPort), port(e.To, e.ToPort)
 		e.From, e.To = perm[e.From], perm[e.To]
-		p.insert(e, m.p.FIFO)
+		p.Msgs = insertEnv(p.Msgs, e, m.p.FIFO)
 	}
 	return p
-}
-
-// renamePorts renames every port p in s to perm[p].
-func renamePorts(s Ports, perm *[MaxPorts]Port) Ports {
-	var out Ports
-	for _, q := range s.All() {
-		out = out.Add(perm[q])
-	}
-	return out
 }
 
 func permuteSet(s NodeSet, perm []NodeID) NodeSet {

@@ -86,6 +86,15 @@ func (s Ports) Len() int { return bits.OnesCount8(uint8(s)) }
 // Empty reports whether the set has no port.
 func (s Ports) Empty() bool { return s == 0 }
 
+// Rename returns the set with every port p replaced by perm[p].
+func (s Ports) Rename(perm *[MaxPorts]Port) Ports {
+	var out Ports
+	for x := uint8(s); x != 0; x &= x - 1 {
+		out |= 1 << perm[bits.TrailingZeros8(x)]
+	}
+	return out
+}
+
 // All returns the ports in increasing order.
 func (s Ports) All() []Port {
 	out := make([]Port, 0, s.Len())

@@ -83,14 +83,18 @@ func compareEnv[M Message](a, b *Envelope[M], fifo bool) int {
 
 // insert adds e to the in-transit list, keeping it canonical: sorted in a
 // bag, appended at the end of its channel under FIFO.
-func (w *World[N, M]) insert(e Envelope[M], fifo bool) {
-	i := len(w.Msgs)
-	for i > 0 && compareEnv(&w.Msgs[i-1], &e, fifo) > 0 {
+func (w *World[N, M]) insert(e Envelope[M], fifo bool) { w.Msgs = insertEnv(w.Msgs, e, fifo) }
+
+// insertEnv inserts e into the canonically ordered list msgs.
+func insertEnv[M Message](msgs []Envelope[M], e Envelope[M], fifo bool) []Envelope[M] {
+	i := len(msgs)
+	for i > 0 && compareEnv(&msgs[i-1], &e, fifo) > 0 {
 		i--
 	}
-	w.Msgs = append(w.Msgs, e)
-	copy(w.Msgs[i+1:], w.Msgs[i:])
-	w.Msgs[i] = e
+	msgs = append(msgs, e)
+	copy(msgs[i+1:], msgs[i:])
+	msgs[i] = e
+	return msgs
 }
 
 // removeAt deletes the i-th message in transit.
@@ -134,25 +138,36 @@ func (w *World[N, M]) Count(pred func(n *N) bool) int {
 // AppendKey methods are.
 func (w *World[N, M]) appendKey(dst []byte, delta int) []byte {
 	for i := range w.Nodes {
-		at := len(dst)
-		dst = append(dst, 0)
-		dst = w.Nodes[i].AppendKey(dst)
-		dst[at] = byte(len(dst) - at - 1)
-		m := &w.Meta[i]
-		var crashed byte
-		if m.Crashed {
-			crashed = 1
-		}
-		dst = append(dst, byte(m.Members), byte(m.Members>>8), byte(m.Removed), byte(m.Removed>>8),
-			byte(m.D), m.Requests, crashed)
-		for p := 1; p <= delta; p++ {
-			dst = append(dst, byte(m.Links[p]))
-		}
+		dst = appendNodeKey(dst, &w.Nodes[i], &w.Meta[i], delta)
 	}
-	b := w.Budget
-	dst = append(dst, b.Connects, b.Disconnects, b.Removes, b.Restores, b.Crashes, byte(len(w.Msgs)), byte(len(w.Msgs)>>8))
-	for i := range w.Msgs {
-		e := &w.Msgs[i]
+	return appendMsgsKey(dst, w.Budget, w.Msgs)
+}
+
+// appendNodeKey appends one node's part of a world's key: its state,
+// length-prefixed, then its bookkeeping.
+func appendNodeKey[N Value](dst []byte, n *N, m *Meta, delta int) []byte {
+	at := len(dst)
+	dst = append(dst, 0)
+	dst = (*n).AppendKey(dst)
+	dst[at] = byte(len(dst) - at - 1)
+	var crashed byte
+	if m.Crashed {
+		crashed = 1
+	}
+	dst = append(dst, byte(m.Members), byte(m.Members>>8), byte(m.Removed), byte(m.Removed>>8),
+		byte(m.D), m.Requests, crashed)
+	for p := 1; p <= delta; p++ {
+		dst = append(dst, byte(m.Links[p]))
+	}
+	return dst
+}
+
+// appendMsgsKey appends the rest of a world's key: the adversary's budget
+// and the messages in transit, in canonical order.
+func appendMsgsKey[M Message](dst []byte, b Budget, msgs []Envelope[M]) []byte {
+	dst = append(dst, b.Connects, b.Disconnects, b.Removes, b.Restores, b.Crashes, byte(len(msgs)), byte(len(msgs)>>8))
+	for i := range msgs {
+		e := &msgs[i]
 		dst = append(dst, byte(e.From), byte(e.To), byte(e.FromPort)<<4|byte(e.ToPort))
 		at := len(dst)
 		dst = append(dst, 0)

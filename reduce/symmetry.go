@@ -2,7 +2,6 @@ package reduce
 
 import (
 	"bytes"
-	"sort"
 
 	"github.com/mxcheck/mxcheck/model"
 )
@@ -35,7 +34,22 @@ type Canonical struct {
 	ports [][model.MaxPorts]model.Port
 	best  []byte
 	tmp   []byte
+	// local memoises each node's least local keys and the port renamings
+	// reaching them, by the node's unrenamed local key (which determines
+	// them): a few thousand distinct node states recur across millions of
+	// states.
+	local map[string]*localMin
 }
+
+// localMin is a node's least local key over its port renamings and the
+// renamings that reach it.
+type localMin struct {
+	sig  []byte
+	ties [][model.MaxPorts]model.Port
+}
+
+// maxLocalMemo bounds the memo; it is emptied when full.
+const maxLocalMemo = 1 << 20
 
 // NewCanonical returns a canonicaliser for sym. Not safe for concurrent use.
 func NewCanonical(sym model.Symmetric) *Canonical {
@@ -88,22 +102,44 @@ func (c *Canonical) AppendKey(dst []byte, s model.State) []byte {
 			c.sigs[i] = c.sym.AppendNodeSignature(c.sigs[i][:0], s, model.NodeID(i))
 			continue
 		}
-		c.ties[i] = c.ties[i][:0]
-		for k := range c.all {
-			c.tmp = c.sym.AppendLocalKey(c.tmp[:0], s, model.NodeID(i), &c.all[k])
-			switch cmp := bytes.Compare(c.tmp, c.sigs[i]); {
-			case len(c.ties[i]) == 0 || cmp < 0:
-				c.sigs[i] = append(c.sigs[i][:0], c.tmp...)
-				c.ties[i] = append(c.ties[i][:0], c.all[k])
-			case cmp == 0:
-				c.ties[i] = append(c.ties[i], c.all[k])
-			}
+		lm := c.localMin(s, model.NodeID(i))
+		c.sigs[i], c.ties[i] = lm.sig, lm.ties
+	}
+	// Insertion sort (stable; n is small and this runs for every successor).
+	for a := 1; a < n; a++ {
+		for b := a; b > 0 && bytes.Compare(c.sigs[c.ord[b]], c.sigs[c.ord[b-1]]) < 0; b-- {
+			c.ord[b], c.ord[b-1] = c.ord[b-1], c.ord[b]
 		}
 	}
-	sort.SliceStable(c.ord, func(a, b int) bool { return bytes.Compare(c.sigs[c.ord[a]], c.sigs[c.ord[b]]) < 0 })
 	c.best = c.best[:0]
 	c.search(s, 0)
 	return append(dst, c.best...)
+}
+
+// localMin returns node i's least local key over its port renamings, and
+// the renamings reaching it. The result is shared: read only.
+func (c *Canonical) localMin(s model.State, i model.NodeID) *localMin {
+	c.tmp = c.sym.AppendLocalKey(c.tmp[:0], s, i, nil)
+	if lm, ok := c.local[string(c.tmp)]; ok {
+		return lm
+	}
+	if c.local == nil || len(c.local) >= maxLocalMemo {
+		c.local = make(map[string]*localMin)
+	}
+	id := string(c.tmp)
+	lm := &localMin{}
+	for k := range c.all {
+		c.tmp = c.sym.AppendLocalKey(c.tmp[:0], s, i, &c.all[k])
+		switch cmp := bytes.Compare(c.tmp, lm.sig); {
+		case len(lm.ties) == 0 || cmp < 0:
+			lm.sig = append(lm.sig[:0], c.tmp...)
+			lm.ties = append(lm.ties[:0], c.all[k])
+		case cmp == 0:
+			lm.ties = append(lm.ties, c.all[k])
+		}
+	}
+	c.local[id] = lm
+	return lm
 }
 
 // search tries every order of each run of equal signatures in c.ord,

@@ -144,13 +144,7 @@ func Build(v model.Values) (model.System, error) {
 // algorithm never breaks a tie by port number, so ports are interchangeable
 // (reduce.CheckSymmetry verifies it in the tests).
 func renamePorts(n Node, perm *[model.MaxPorts]model.Port) Node {
-	rp := func(s model.Ports) model.Ports {
-		var out model.Ports
-		for _, q := range s.All() {
-			out = out.Add(perm[q])
-		}
-		return out
-	}
+	rp := func(s model.Ports) model.Ports { return s.Rename(perm) }
 	if n.Lock != None {
 		n.Lock = Lock(perm[n.Lock])
 	}
