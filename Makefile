@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/mxcheck
 
-.PHONY: build test demo verify bench golden check-all churn-table clean
+.PHONY: build test demo verify bench golden check-all churn-table camera-n4 clean
 
 build:
 	$(GO) build ./...
@@ -44,6 +44,11 @@ check-all:
 # states, shortest counterexample length per configuration.
 churn-table: build
 	$(BIN) suite specs/churn.suite
+
+# Camera on every placement of one or two missing entries on N = 4 (78
+# configurations, about 2 hours on 2 cores).
+camera-n4: build
+	$(BIN) suite --jobs 0 specs/camera-n4.suite
 
 clean:
 	rm -rf bin

@@ -195,6 +195,13 @@ func TestSuite(t *testing.T) {
 			t.Errorf("suite output lacks %q:\n%s", want, out)
 		}
 	}
+	// Rows checked concurrently print the same table, in the file's order.
+	if code, par, errs := call("suite", "--jobs", "3", filepath.Join("..", "..", "specs", "ra.suite")); code != 0 || par != out {
+		t.Errorf("--jobs 3: exit %d %s\n%s\nwant\n%s", code, errs, par, out)
+	}
+	if code, _, errs := call("suite", "--jobs", "-1", filepath.Join("..", "..", "specs", "ra.suite")); code != 2 || strings.Count(errs, "\n") != 1 {
+		t.Errorf("--jobs -1: exit %d, stderr %q", code, errs)
+	}
 	dir := t.TempDir()
 	write := func(text string) string {
 		p := filepath.Join(dir, "s.suite")
@@ -214,6 +221,7 @@ func TestSuite(t *testing.T) {
 		"empty":         "# nothing\n",
 		"bad-strategy":  "ra --strategy=zigzag => verified\n",
 		"only-comments": "\n\n",
+		"late-bad-row":  "ra --nodes=4 => verified\nra --missing=9:0 => verified\n",
 	} {
 		code, _, errs := call("suite", write(text))
 		if code != 2 || strings.Count(errs, "\n") != 1 {

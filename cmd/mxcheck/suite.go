@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -95,11 +96,18 @@ func parseSuite(r io.Reader) ([]suiteRow, error) {
 
 func cmdSuite(args []string, stdout io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("suite", pflag.ContinueOnError)
-	if help, err := parse(fs, args, stdout, "usage: mxcheck suite FILE\n\nRuns every row `SPEC FLAGS... => VERDICT` of FILE and prints one table:\nverdict, distinct states and shortest counterexample length per row.\nExit 0 when every verdict is as expected, 1 otherwise, 2 for a bad file."); help || err != nil {
+	jobs := fs.Int("jobs", 1, "rows checked at once, one core each (0: one per core); the table keeps the file's order")
+	if help, err := parse(fs, args, stdout, "usage: mxcheck suite FILE [--jobs N]\n\nRuns every row `SPEC FLAGS... => VERDICT` of FILE and prints one table:\nverdict, distinct states and shortest counterexample length per row, each\nrow as soon as it and the rows above it are done.\nExit 0 when every verdict is as expected, 1 otherwise, 2 for a bad file."); help || err != nil {
 		return exitOK, err
 	}
 	if fs.NArg() != 1 {
 		return exitUsage, usagef("suite needs exactly one suite file")
+	}
+	if *jobs < 0 {
+		return exitUsage, usagef("--jobs must be at least 0, got %d", *jobs)
+	}
+	if *jobs == 0 {
+		*jobs = runtime.NumCPU()
 	}
 	f, err := os.Open(fs.Arg(0))
 	if err != nil {
@@ -110,20 +118,39 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return exitUsage, usagef("suite %s: %v", fs.Arg(0), err)
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%-8s %-44s %-10s %-10s %10s %6s  %s\n", "spec", "flags", "expected", "verdict", "distinct", "steps", "first violation")
-	bad := 0
-	for _, row := range rows {
+	// Build every row before checking any, so a bad row is reported before
+	// hours of work rather than after.
+	checkers := make([]*explore.Checker, len(rows))
+	for i, row := range rows {
 		sys, err := row.spec.Build(row.values)
 		if err != nil {
 			return exitUsage, usagef("suite line %d: %v", row.line, err)
 		}
 		row.opt.Symmetry = symmetryFor(sys, row.symmetry, row.symExplicit)
-		chk, err := explore.New(sys, row.opt)
-		if err != nil {
+		if checkers[i], err = explore.New(sys, row.opt); err != nil {
 			return exitUsage, usagef("suite line %d: %v", row.line, err)
 		}
-		res := chk.Run()
+	}
+	results := make([]chan *explore.Result, len(rows))
+	for i := range results {
+		results[i] = make(chan *explore.Result, 1)
+	}
+	go func() {
+		slots := make(chan struct{}, *jobs)
+		for i := range checkers {
+			slots <- struct{}{}
+			go func() {
+				results[i] <- checkers[i].Run()
+				<-slots
+			}()
+		}
+	}()
+	if _, err := fmt.Fprintf(stdout, "%-8s %-44s %-10s %-10s %10s %6s  %s\n", "spec", "flags", "expected", "verdict", "distinct", "steps", "first violation"); err != nil {
+		return exitUsage, err
+	}
+	bad := 0
+	for i, row := range rows {
+		res := <-results[i]
 		steps, first := "-", "-"
 		if len(res.Violations) > 0 {
 			steps = fmt.Sprint(res.Violations[0].Trace.Len())
@@ -134,10 +161,11 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 			mark = "  MISMATCH"
 			bad++
 		}
-		fmt.Fprintf(&b, "%-8s %-44s %-10s %-10s %10d %6s  %s%s\n", row.spec.Name, row.flags, row.want, res.Verdict, res.Stats.Distinct, steps, first, mark)
+		if _, err := fmt.Fprintf(stdout, "%-8s %-44s %-10s %-10s %10d %6s  %s%s\n", row.spec.Name, row.flags, row.want, res.Verdict, res.Stats.Distinct, steps, first, mark); err != nil {
+			return exitUsage, err
+		}
 	}
-	fmt.Fprintf(&b, "%d rows, %d as expected, %d mismatched\n", len(rows), len(rows)-bad, bad)
-	if _, err := io.WriteString(stdout, b.String()); err != nil {
+	if _, err := fmt.Fprintf(stdout, "%d rows, %d as expected, %d mismatched\n", len(rows), len(rows)-bad, bad); err != nil {
 		return exitUsage, err
 	}
 	if bad > 0 {

@@ -50,29 +50,45 @@ func TestGolden(t *testing.T) {
 // TestGoldenHeavy pins the N = 3 configurations of issue 3 that finish in
 // minutes without reduction (BFS only, see spectest.GoldenBFS): a static
 // path, the path with one disconnect, the triangle, and the path with two
-// LOCKs per node. N = 3 with one connect and N = 4 on a path do not finish
-// within 12 minutes on this machine (see the issue note).
+// LOCKs per node.
 func TestGoldenHeavy(t *testing.T) {
 	heavy(t)
-	var cases []spectest.Case
+	spectest.GoldenBFS(t, Spec, "testdata/golden_heavy.txt", variants(false, []spectest.Case{
+		{Name: "n3-path", Params: model.Values{"nodes": "3"}},
+		{Name: "n3-path-disconnect", Params: model.Values{"nodes": "3", "disconnects": "1"}},
+		{Name: "n3-ring", Params: model.Values{"nodes": "3", "topology": "ring"}},
+		{Name: "n3-path-locks2", Params: model.Values{"nodes": "3", "locks": "2"}},
+	}))
+}
+
+// TestGoldenHeavySymmetry pins the N = 3 configurations of issue 3 that
+// only finish with symmetry reduction (nodes and ports renamed; distinct
+// states are orbits): one connect on the path and on the triangle, one
+// disconnect on the triangle, one connect and one disconnect on the path.
+func TestGoldenHeavySymmetry(t *testing.T) {
+	heavy(t)
+	spectest.GoldenBFS(t, Spec, "testdata/golden_heavy_symmetry.txt", variants(true, []spectest.Case{
+		{Name: "n3-path-connect", Params: model.Values{"nodes": "3", "connects": "1"}},
+		{Name: "n3-ring-connect", Params: model.Values{"nodes": "3", "topology": "ring", "connects": "1"}},
+		{Name: "n3-ring-disconnect", Params: model.Values{"nodes": "3", "topology": "ring", "disconnects": "1"}},
+		{Name: "n3-path-connect-disconnect", Params: model.Values{"nodes": "3", "connects": "1", "disconnects": "1"}},
+	}))
+}
+
+// variants returns each case for the faithful algorithm and for the
+// repaired variant.
+func variants(symmetry bool, cases []spectest.Case) []spectest.Case {
+	var out []spectest.Case
 	for _, vr := range []string{"faithful", "repaired"} {
-		for _, c := range []struct {
-			name   string
-			params model.Values
-		}{
-			{"n3-path", model.Values{"nodes": "3"}},
-			{"n3-path-disconnect", model.Values{"nodes": "3", "disconnects": "1"}},
-			{"n3-ring", model.Values{"nodes": "3", "topology": "ring"}},
-			{"n3-path-locks2", model.Values{"nodes": "3", "locks": "2"}},
-		} {
+		for _, c := range cases {
 			p := model.Values{"variant": vr}
-			for k, v := range c.params {
+			for k, v := range c.Params {
 				p[k] = v
 			}
-			cases = append(cases, spectest.Case{Name: vr + "/" + c.name, Params: p})
+			out = append(out, spectest.Case{Name: vr + "/" + c.Name, Params: p, Symmetry: symmetry})
 		}
 	}
-	spectest.GoldenBFS(t, Spec, "testdata/golden_heavy.txt", cases)
+	return out
 }
 
 // TestFirstViolation: the shortest violation of the published algorithm, on

@@ -29,6 +29,11 @@ type Case struct {
 	Name string
 	// Params are the non-default parameters.
 	Params model.Values
+	// Symmetry searches the quotient by the spec's declared symmetry (only
+	// GoldenBFS honours it): distinct states are then orbits, and the row's
+	// name ends in "@symmetry". Golden runs every reduction on every row
+	// anyway.
+	Symmetry bool
 }
 
 // Build compiles case c of spec, failing the test on error.
@@ -336,21 +341,35 @@ func Liveness(t *testing.T, spec *model.Spec, path string, cases []Case) {
 }
 
 // GoldenBFS pins rows like Golden, but runs only the BFS (continuing past
-// violations) and checks that its traces replay: for configurations of
-// millions of states, kept behind MXCHECK_HEAVY, where repeating every
-// search and reduction would take hours. Their cross-checks are the ones
-// Golden runs on the smaller rows of the same spec.
+// violations; with the spec's symmetry when the case asks for it) and checks
+// that its traces replay: for configurations of millions of states, kept
+// behind MXCHECK_HEAVY, where repeating every search and reduction would
+// take hours. Their cross-checks are the ones Golden runs on the smaller
+// rows of the same spec. Cases run as parallel subtests (go test -parallel
+// bounds how many at once; one core each).
 func GoldenBFS(t *testing.T, spec *model.Spec, path string, cases []Case) {
 	t.Helper()
-	var rows []string
-	for _, c := range cases {
-		sys, v := Build(t, spec, c.Params)
-		r := Run(t, sys, explore.Options{Continue: true, Workers: 2})
-		for _, x := range r.Violations {
-			MustReplay(t, sys, spec.Name, v, x)
+	rows := make([]string, len(cases))
+	t.Run("rows", func(t *testing.T) {
+		for i, c := range cases {
+			t.Run(c.Name, func(t *testing.T) {
+				t.Parallel()
+				sys, v := Build(t, spec, c.Params)
+				name := c.Name
+				if c.Symmetry {
+					name += "@symmetry"
+				}
+				r := Run(t, sys, explore.Options{Continue: true, Symmetry: c.Symmetry})
+				for _, x := range r.Violations {
+					MustReplay(t, sys, spec.Name, v, x)
+				}
+				rows[i] = Row(name, spec, v, r)
+				t.Logf("%s (%.0fs)", rows[i], r.Stats.Elapsed.Seconds())
+			})
 		}
-		rows = append(rows, Row(c.Name, spec, v, r))
-		t.Logf("%s", rows[len(rows)-1])
+	})
+	if t.Failed() {
+		return
 	}
 	Compare(t, path, []byte(strings.Join(rows, "\n")+"\n"))
 }
