@@ -1,6 +1,9 @@
 package model
 
-import "sort"
+import (
+	"sort"
+	"sync"
+)
 
 // Adversary move types, stored in Transition.Action for AdversaryStep.
 const (
@@ -17,6 +20,16 @@ type Machine[N Value, M Message] struct {
 	p   *Protocol[N, M]
 	cfg Config
 	inv []Invariant
+	// scratch holds *scratch[N, M]: the transient successor world and
+	// context that Successors reuses (a pool, since parallel searches call
+	// Successors concurrently).
+	scratch sync.Pool
+}
+
+// scratch is the reusable storage of one Successors call.
+type scratch[N Value, M Message] struct {
+	next World[N, M]
+	c    Ctx[N, M]
 }
 
 // Compile checks c and returns the transition system of p under c. The error
@@ -147,8 +160,13 @@ func (m *Machine[N, M]) Pending(s State) bool {
 // adversary's moves.
 func (m *Machine[N, M]) Successors(s State, yield func(Transition, State) bool) {
 	w := s.(*World[N, M])
-	next := &World[N, M]{}
-	c := &Ctx[N, M]{m: m}
+	sc, _ := m.scratch.Get().(*scratch[N, M])
+	if sc == nil {
+		sc = new(scratch[N, M])
+	}
+	defer m.scratch.Put(sc)
+	next, c := &sc.next, &sc.c
+	*c = Ctx[N, M]{m: m}
 	for u := range w.Nodes {
 		if w.Meta[u].Crashed {
 			continue
