@@ -39,7 +39,7 @@ func (s NodeSet) Empty() bool { return s == 0 }
 
 // All returns the members in increasing order.
 func (s NodeSet) All() []NodeID {
-	out := make([]NodeID, 0, s.Len())
+	out := make([]NodeID, 0, MaxNodes) // constant size: stays on the caller's stack when inlined
 	for x := uint16(s); x != 0; x &= x - 1 {
 		out = append(out, NodeID(bits.TrailingZeros16(x)))
 	}
@@ -97,7 +97,7 @@ func (s Ports) Rename(perm *[MaxPorts]Port) Ports {
 
 // All returns the ports in increasing order.
 func (s Ports) All() []Port {
-	out := make([]Port, 0, s.Len())
+	out := make([]Port, 0, MaxPorts) // constant size: stays on the caller's stack when inlined
 	for x := uint8(s); x != 0; x &= x - 1 {
 		out = append(out, Port(bits.TrailingZeros8(x)))
 	}
