@@ -38,7 +38,6 @@ func (c *Checker) bfs() *Result {
 		}
 	}
 	for depth := 0; len(cur) > 0 && !s.stop; depth++ {
-		next = nil
 		for i := range cur {
 			s.expand(cur[i].id, cur[i].st, depth, func(st model.State, id uint32) {
 				next = append(next, entry{st: c.sys.Clone(st), id: id})
@@ -48,7 +47,9 @@ func (c *Checker) bfs() *Result {
 				break
 			}
 		}
-		cur, next = next, nil
+		// The expanded level's storage (cleared entry by entry above)
+		// holds the level after next.
+		cur, next = next, cur[:0]
 	}
 	return s.result()
 }

@@ -121,6 +121,47 @@ func (w *World[N, M]) clone() *World[N, M] {
 	return c
 }
 
+// arena allocates clones in chunks. A chunk is freed by the garbage
+// collector once no clone carved from it is referenced; searches drop
+// states roughly in the order they cloned them, so little is held back.
+// Each clone's slices are capped at their length, so an append by whoever
+// owns the clone reallocates rather than overwriting a neighbour.
+type arena[N Value, M Message] struct {
+	worlds []World[N, M]
+	nodes  []N
+	meta   []Meta
+	msgs   []Envelope[M]
+}
+
+// arenaChunk is the number of worlds per chunk.
+const arenaChunk = 256
+
+func (a *arena[N, M]) clone(w *World[N, M]) *World[N, M] {
+	if len(a.worlds) == 0 {
+		a.worlds = make([]World[N, M], arenaChunk)
+	}
+	c := &a.worlds[0]
+	a.worlds = a.worlds[1:]
+	c.Budget = w.Budget
+	n := len(w.Nodes)
+	if len(a.nodes) < n {
+		a.nodes = make([]N, max(n, arenaChunk*n))
+		a.meta = make([]Meta, max(n, arenaChunk*n))
+	}
+	c.Nodes, a.nodes = a.nodes[:n:n], a.nodes[n:]
+	c.Meta, a.meta = a.meta[:n:n], a.meta[n:]
+	copy(c.Nodes, w.Nodes)
+	copy(c.Meta, w.Meta)
+	if k := len(w.Msgs); k > 0 {
+		if len(a.msgs) < k {
+			a.msgs = make([]Envelope[M], max(k, arenaChunk*8))
+		}
+		c.Msgs, a.msgs = a.msgs[:k:k], a.msgs[k:]
+		copy(c.Msgs, w.Msgs)
+	}
+	return c
+}
+
 // Count counts the live nodes for which pred holds; a helper for invariants such as
 // mutual exclusion.
 func (w *World[N, M]) Count(pred func(n *N) bool) int {
