@@ -35,8 +35,9 @@ bench:
 golden:
 	UPDATE_GOLDEN=1 $(GO) test ./specs/...
 
-# Heavier exhaustive runs, kept out of the default test run (about 40
-# minutes on 2 cores: lme's N=3 golden, Maekawa's full N=4 grid).
+# Heavier exhaustive runs, kept out of the default test run (about an hour
+# on 2 cores: lme's N=3 goldens, plain and symmetric, Maekawa's full N=4
+# grid).
 check-all:
 	MXCHECK_HEAVY=1 $(GO) test -timeout 120m ./...
 

@@ -141,41 +141,19 @@ func (m symMachine[N, M]) AppendLocalKey(dst []byte, s State, i NodeID, ports *[
 // reduction calls it for every candidate renaming of every successor).
 func (m symMachine[N, M]) AppendPermutedKey(dst []byte, s State, perm []NodeID, ports [][MaxPorts]Port) []byte {
 	w := s.(*World[N, M])
-	delta := m.cfg.Delta
-	port := func(i NodeID, q Port) Port {
-		if ports == nil {
-			return q
-		}
-		return ports[i][q]
-	}
 	var invBuf [MaxNodes]NodeID
 	inv := invBuf[:len(w.Nodes)]
 	for i, j := range perm {
 		inv[j] = NodeID(i)
 	}
 	for _, i := range inv {
-		n, meta := w.Nodes[i], w.Meta[i]
-		var links [MaxPorts]Link
-		for q := 1; q <= delta; q++ {
-			if l := meta.Links[q]; l.Up() {
-				links[port(i, Port(q))] = makeLink(perm[l.Node()], port(l.Node(), l.Port()))
-			}
-		}
-		meta.Links = links
-		if ports != nil {
-			n = m.p.RenamePorts(n, &ports[i])
-			meta.D = meta.D.Rename(&ports[i])
-		}
-		meta.Members = permuteSet(meta.Members, perm)
-		meta.Removed = permuteSet(meta.Removed, perm)
-		dst = appendNodeKey(dst, &n, &meta, delta)
+		n, meta := m.renameNode(w, i, perm, ports)
+		dst = appendNodeKey(dst, &n, &meta, m.cfg.Delta)
 	}
 	var msgBuf [32]Envelope[M]
 	msgs := msgBuf[:0]
 	for _, e := range w.Msgs {
-		e.FromPort, e.ToPort = port(e.From, e.FromPort), port(e.To, e.ToPort)
-		e.From, e.To = perm[e.From], perm[e.To]
-		msgs = insertEnv(msgs, e, m.p.FIFO)
+		msgs = insertEnv(msgs, renameEnv(e, perm, ports), m.p.FIFO)
 	}
 	return appendMsgsKey(dst, w.Budget, msgs)
 }
@@ -192,43 +170,50 @@ func (m symMachine[N, M]) Permute(s State, perm []NodeID, ports [][MaxPorts]Port
 		Msgs:   make([]Envelope[M], 0, len(w.Msgs)),
 		Budget: w.Budget,
 	}
-	port := func(i NodeID, q Port) Port {
-		if ports == nil {
-			return q
-		}
-		return ports[i][q]
-	}
 	for i := range w.Nodes {
 		j := perm[i]
-		n := w.Nodes[i]
-		meta := w.Meta[i]
-		if ports != nil {
-			n = m.p.RenamePorts(n, &ports[i])
-			meta.D = meta.D.Rename(&ports[i])
-			var links [MaxPorts]Link
-			for q := 1; q <= m.cfg.Delta; q++ {
-				if l := meta.Links[q]; l.Up() {
-					links[port(NodeID(i), Port(q))] = l
-				}
-			}
-			meta.Links = links
-		}
-		for q := 1; q <= m.cfg.Delta; q++ {
-			if l := meta.Links[q]; l.Up() {
-				meta.Links[q] = makeLink(perm[l.Node()], port(l.Node(), l.Port()))
-			}
-		}
-		meta.Members = permuteSet(meta.Members, perm)
-		meta.Removed = permuteSet(meta.Removed, perm)
-		p.Nodes[j] = n
-		p.Meta[j] = meta
+		p.Nodes[j], p.Meta[j] = m.renameNode(w, NodeID(i), perm, ports)
 	}
 	for _, e := range w.Msgs {
-		e.FromPort, e.ToPort = port(e.From, e.FromPort), port(e.To, e.ToPort)
-		e.From, e.To = perm[e.From], perm[e.To]
-		p.Msgs = insertEnv(p.Msgs, e, m.p.FIFO)
+		p.Msgs = insertEnv(p.Msgs, renameEnv(e, perm, ports), m.p.FIFO)
 	}
 	return p
+}
+
+// renameNode returns node i's state and bookkeeping under the renaming:
+// its own ports renamed ports[i], and every node id and port it refers to
+// (links, membership lists) renamed.
+func (m symMachine[N, M]) renameNode(w *World[N, M], i NodeID, perm []NodeID, ports [][MaxPorts]Port) (N, Meta) {
+	n, meta := w.Nodes[i], w.Meta[i]
+	var links [MaxPorts]Link
+	for q := 1; q <= m.cfg.Delta; q++ {
+		if l := meta.Links[q]; l.Up() {
+			links[renamePort(ports, i, Port(q))] = makeLink(perm[l.Node()], renamePort(ports, l.Node(), l.Port()))
+		}
+	}
+	meta.Links = links
+	if ports != nil {
+		n = m.p.RenamePorts(n, &ports[i])
+		meta.D = meta.D.Rename(&ports[i])
+	}
+	meta.Members = permuteSet(meta.Members, perm)
+	meta.Removed = permuteSet(meta.Removed, perm)
+	return n, meta
+}
+
+// renameEnv renames a message's endpoints.
+func renameEnv[M Message](e Envelope[M], perm []NodeID, ports [][MaxPorts]Port) Envelope[M] {
+	e.FromPort, e.ToPort = renamePort(ports, e.From, e.FromPort), renamePort(ports, e.To, e.ToPort)
+	e.From, e.To = perm[e.From], perm[e.To]
+	return e
+}
+
+// renamePort is node i's port q under ports (nil: unchanged).
+func renamePort(ports [][MaxPorts]Port, i NodeID, q Port) Port {
+	if ports == nil {
+		return q
+	}
+	return ports[i][q]
 }
 
 func permuteSet(s NodeSet, perm []NodeID) NodeSet {

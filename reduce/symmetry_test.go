@@ -236,3 +236,39 @@ func TestCheckSymmetry(t *testing.T) {
 		}
 	}
 }
+
+// AppendPermutedKey writes the key of the renamed state without building
+// it: it must equal the key of Permute's state for every renaming of nodes
+// and ports, on every reachable state.
+func TestPermutedKeyMatchesPermute(t *testing.T) {
+	m := machineP(t, 3, "path", model.Budget{Disconnects: 1, Connects: 1}, true)
+	sym := m.Symmetric()
+	perms := [][]model.NodeID{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+	id := [model.MaxPorts]model.Port{0, 1, 2, 3, 4, 5, 6, 7}
+	swap := [model.MaxPorts]model.Port{0, 2, 1, 3, 4, 5, 6, 7}
+	checked := 0
+	for _, s := range reachable(m) {
+		for _, perm := range perms {
+			for mask := 0; mask < 8; mask++ {
+				ports := make([][model.MaxPorts]model.Port, 3)
+				for i := range ports {
+					ports[i] = id
+					if mask&(1<<i) != 0 {
+						ports[i] = swap
+					}
+				}
+				for _, ps := range [][][model.MaxPorts]model.Port{ports, nil} {
+					got := sym.AppendPermutedKey(nil, s, perm, ps)
+					want := m.AppendKey(nil, sym.Permute(s, perm, ps))
+					if string(got) != string(want) {
+						t.Fatalf("perm %v ports %v: AppendPermutedKey %x, key of Permute %x", perm, ps, got, want)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d renamings checked", checked)
+	}
+}
