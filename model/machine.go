@@ -34,6 +34,7 @@ type Machine[N Value, M Message] struct {
 type scratch[N Value, M Message] struct {
 	next World[N, M]
 	c    Ctx[N, M]
+	hint keyHint
 }
 
 // Compile checks c and returns the transition system of p under c. The error
@@ -176,6 +177,8 @@ func (m *Machine[N, M]) Successors(s State, yield func(Transition, State) bool) 
 	defer m.scratch.Put(sc)
 	next, c := &sc.next, &sc.c
 	*c = Ctx[N, M]{m: m}
+	recordHint(&sc.hint, w, m.cfg.Delta)
+	next.hint = &sc.hint
 	for u := range w.Nodes {
 		if w.Meta[u].Crashed {
 			continue
@@ -186,6 +189,7 @@ func (m *Machine[N, M]) Successors(s State, yield func(Transition, State) bool) 
 			}
 		}
 	}
+	next.hint.dirty = allDirty // an adversary move may change any node's bookkeeping
 	m.adversary(w, next, yield)
 }
 
@@ -256,6 +260,9 @@ func (m *Machine[N, M]) fire(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai, m
 		}
 		for k := 0; k < c.nchoice; k++ {
 			t.Choice |= uint32(c.choice[k]) << (8 * k)
+		}
+		if next.hint != nil {
+			next.hint.dirty = 1 << u // a node step changes only its own node
 		}
 		if !yield(t, next) {
 			return false

@@ -59,7 +59,21 @@ type World[N Value, M Message] struct {
 	Meta   []Meta
 	Msgs   []Envelope[M]
 	Budget Budget
+	// hint, set only on the transient successor Successors yields, lets
+	// appendKey copy the parent's encoding of the nodes a step left alone.
+	hint *keyHint
 }
+
+// keyHint is the node part of a parent state's key, with each node's
+// offset, and the nodes the current successor may have changed.
+type keyHint struct {
+	parent []byte
+	off    [MaxNodes + 1]int
+	dirty  uint32
+}
+
+// allDirty marks every node changed.
+const allDirty = ^uint32(0)
 
 // compareEnv orders envelopes by channel (receiver first, so a node's
 // messages are contiguous) and then, in a bag, by the message's encoding.
@@ -178,10 +192,26 @@ func (w *World[N, M]) Count(pred func(n *N) bool) int {
 // is length-prefixed, so the encoding is injective whenever the protocol's
 // AppendKey methods are.
 func (w *World[N, M]) appendKey(dst []byte, delta int) []byte {
+	h := w.hint
 	for i := range w.Nodes {
+		if h != nil && h.dirty&(1<<i) == 0 {
+			dst = append(dst, h.parent[h.off[i]:h.off[i+1]]...)
+			continue
+		}
 		dst = appendNodeKey(dst, &w.Nodes[i], &w.Meta[i], delta)
 	}
 	return appendMsgsKey(dst, w.Budget, w.Msgs)
+}
+
+// recordHint records parent's node encodings in h, for its successors.
+func recordHint[N Value, M Message](h *keyHint, parent *World[N, M], delta int) {
+	h.parent = h.parent[:0]
+	for i := range parent.Nodes {
+		h.off[i] = len(h.parent)
+		h.parent = appendNodeKey(h.parent, &parent.Nodes[i], &parent.Meta[i], delta)
+	}
+	h.off[len(parent.Nodes)] = len(h.parent)
+	h.dirty = allDirty
 }
 
 // appendNodeKey appends one node's part of a world's key: its state,
