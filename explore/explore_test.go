@@ -109,6 +109,8 @@ func TestLimitsAreIncomplete(t *testing.T) {
 		{Options{MaxDepth: 7, Strategy: DFS}, "max-depth"},
 		{Options{Timeout: 30 * time.Millisecond}, "timeout"},
 		{Options{MemoryMB: 1, MaxStates: 2_000_000}, "memory"}, // the state cap only backstops a broken memory limit
+		{Options{Interrupt: closed(), MaxStates: 2_000_000}, "interrupt"},
+		{Options{Interrupt: closed(), MaxStates: 2_000_000, Workers: 2}, "interrupt"},
 	} {
 		r := run(counter, tc.opt)
 		if r.Verdict != Incomplete || r.Limit != tc.limit || r.Exhausted {
@@ -130,6 +132,13 @@ func TestLimitsAreIncomplete(t *testing.T) {
 	if r := run(counter, Options{MaxDepth: 7}); r.Stats.Depth != 7 {
 		t.Errorf("max-depth 7 reached depth %d", r.Stats.Depth)
 	}
+}
+
+// closed returns a closed channel: an interrupt that has already happened.
+func closed() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
 }
 
 // A depth bound that cuts nothing leaves the verdict complete.

@@ -42,6 +42,10 @@ type Options struct {
 	// MemoryMB stops the search when the Go heap exceeds this many MiB
 	// (0: no limit).
 	MemoryMB int
+	// Interrupt, once closed, stops the search like a limit ("interrupt"):
+	// the verdict is Incomplete unless a property was already violated.
+	// The CLI closes it on Ctrl-C.
+	Interrupt <-chan struct{}
 	// NoDeadlock turns deadlock detection off.
 	NoDeadlock bool
 	// Continue keeps searching after a violation, to find the first

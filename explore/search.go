@@ -252,6 +252,13 @@ func (s *search) tick() {
 	if !s.deadline.IsZero() && now.After(s.deadline) {
 		s.halt("timeout")
 	}
+	if s.c.opt.Interrupt != nil {
+		select {
+		case <-s.c.opt.Interrupt:
+			s.halt("interrupt")
+		default:
+		}
+	}
 	if s.memCheck != nil && s.ticks&(1<<14-1) == 0 {
 		metrics.Read(s.memCheck)
 		if s.memCheck[0].Value.Uint64() > uint64(s.c.opt.MemoryMB)<<20 {

@@ -230,6 +230,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if !cf.quiet && isTerminal(stderr) {
 		opt.Progress = stderr
 	}
+	stop, release := interruptOnSignal(stderr)
+	defer release()
+	opt.Interrupt = stop
 	chk, err := explore.New(sys, opt)
 	if err != nil {
 		return exitUsage, usageError{err.Error()}

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func call(args ...string) (code int, stdout, stderr string) {
@@ -237,5 +239,24 @@ func TestPhysicalMemory(t *testing.T) {
 	}
 	if got := physicalMemory(); got < 64<<20 || got > 1<<50 {
 		t.Errorf("physicalMemory() = %d bytes", got)
+	}
+}
+
+// The first Ctrl-C closes the search's interrupt channel (the search then
+// stops as Incomplete) and says so on stderr, instead of killing the process.
+func TestInterruptOnSignal(t *testing.T) {
+	var errs strings.Builder
+	stop, release := interruptOnSignal(&errs)
+	defer release()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-stop:
+	case <-time.After(10 * time.Second):
+		t.Fatal("SIGINT did not close the interrupt channel")
+	}
+	if !strings.Contains(errs.String(), "interrupted") {
+		t.Errorf("stderr: %q", errs.String())
 	}
 }

@@ -120,8 +120,11 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 	}
 	// Build every row before checking any, so a bad row is reported before
 	// hours of work rather than after.
+	stop, release := interruptOnSignal(os.Stderr)
+	defer release()
 	checkers := make([]*explore.Checker, len(rows))
 	for i, row := range rows {
+		row.opt.Interrupt = stop
 		sys, err := row.spec.Build(row.values)
 		if err != nil {
 			return exitUsage, usagef("suite line %d: %v", row.line, err)
