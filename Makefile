@@ -36,8 +36,8 @@ golden:
 	UPDATE_GOLDEN=1 $(GO) test ./specs/...
 
 # Heavier exhaustive runs, kept out of the default test run (about an hour
-# on 2 cores: lme's N=3 goldens, plain and symmetric, Maekawa's full N=4
-# grid).
+# and a half on 2 cores and up to ~18 GB: lme's N=3 goldens, plain and
+# symmetric, Maekawa's full N=4 grid).
 check-all:
 	MXCHECK_HEAVY=1 $(GO) test -timeout 120m ./...
 

@@ -64,12 +64,14 @@ func TestGoldenHeavy(t *testing.T) {
 // TestGoldenHeavySymmetry pins N = 3 configurations of issue 3 that only
 // finish in reasonable time with symmetry reduction (nodes and ports
 // renamed; distinct states are orbits): one connect on the path, one
-// disconnect on the triangle. About 25 minutes on 2 cores.
+// disconnect on the triangle, one connect and one disconnect on the path.
+// About 45 minutes on 2 cores (the last two rows: 135M and 152M orbits).
 func TestGoldenHeavySymmetry(t *testing.T) {
 	heavy(t)
 	spectest.GoldenBFS(t, Spec, "testdata/golden_heavy_symmetry.txt", variants(true, []spectest.Case{
 		{Name: "n3-path-connect", Params: model.Values{"nodes": "3", "connects": "1"}},
 		{Name: "n3-ring-disconnect", Params: model.Values{"nodes": "3", "topology": "ring", "disconnects": "1"}},
+		{Name: "n3-path-connect-disconnect", Params: model.Values{"nodes": "3", "connects": "1", "disconnects": "1"}},
 	}))
 }
 
