@@ -10,10 +10,10 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"runtime/debug"
-	"strings"
+
+	"github.com/mxcheck/mxcheck/explore"
 )
 
 func main() {
@@ -33,26 +33,8 @@ func tuneGC() {
 	}
 	debug.SetGCPercent(400)
 	if os.Getenv("GOMEMLIMIT") == "" {
-		if total := physicalMemory(); total > 0 {
+		if total := explore.PhysicalMemory(); total > 0 {
 			debug.SetMemoryLimit(total / 4 * 3)
 		}
 	}
-}
-
-// physicalMemory returns the machine's memory in bytes from /proc/meminfo,
-// or 0 where that is not available.
-func physicalMemory() int64 {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
-			var kb int64
-			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%d kB", &kb); err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return 0
 }

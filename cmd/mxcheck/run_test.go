@@ -232,16 +232,6 @@ func TestSuite(t *testing.T) {
 	}
 }
 
-// physicalMemory reads MemTotal; the GC's soft limit is 3/4 of it.
-func TestPhysicalMemory(t *testing.T) {
-	if _, err := os.Stat("/proc/meminfo"); err != nil {
-		t.Skip("no /proc/meminfo")
-	}
-	if got := physicalMemory(); got < 64<<20 || got > 1<<50 {
-		t.Errorf("physicalMemory() = %d bytes", got)
-	}
-}
-
 // The first Ctrl-C closes the search's interrupt channel (the search then
 // stops as Incomplete) and says so on stderr, instead of killing the process.
 func TestInterruptOnSignal(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"testing"
@@ -349,6 +350,12 @@ func Liveness(t *testing.T, spec *model.Spec, path string, cases []Case) {
 // bounds how many at once; one core each).
 func GoldenBFS(t *testing.T, spec *model.Spec, path string, cases []Case) {
 	t.Helper()
+	// Two multi-GB searches share this process: a soft limit at 3/4 of the
+	// machine's memory makes the collector work harder rather than let
+	// them outgrow it.
+	if total := explore.PhysicalMemory(); total > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(total / 4 * 3))
+	}
 	rows := make([]string, len(cases))
 	t.Run("rows", func(t *testing.T) {
 		for i, c := range cases {
