@@ -360,3 +360,52 @@ func TestProgressLines(t *testing.T) {
 		}
 	}
 }
+
+// Parent links spilled to disk give the same results, traces included, as
+// links kept in memory, for every strategy; and a search that spills says
+// how much it wrote.
+func TestLinksSpilled(t *testing.T) {
+	mod := &toy{init: []int{0}, next: func(s int) []toyEdge {
+		return []toyEdge{{to: (s + 1) % 1000}, {to: 7 * s % 1000}, {to: (s + 13) % 1000}}
+	},
+		bad: map[string]func(int) bool{"a": func(s int) bool { return s == 999 }, "b": func(s int) bool { return s == 500 }}}
+	defer func(c, k int) { linkChunk, linkKeep = c, k }(linkChunk, linkKeep)
+	for _, opt := range []Options{{Continue: true}, {Continue: true, Strategy: DFS}, {Continue: true, Workers: 2}} {
+		linkChunk, linkKeep = 1<<16, 256
+		mem := run(toyDesc{mod}, opt)
+		linkChunk, linkKeep = 8, 3
+		disk := run(toyDesc{mod}, opt)
+		if !sameResult(mem, disk) {
+			t.Errorf("%+v: spilled links differ:\nmemory %+v\ndisk   %+v", opt, mem.Violations, disk.Violations)
+		}
+		// Every full chunk after the first three, 8 links of 8 bytes each.
+		if want := (disk.Stats.Distinct/8 - 3) * 8 * 8; mem.Stats.LinkDisk != 0 || disk.Stats.LinkDisk != want || want < 8*64 {
+			t.Errorf("%+v: link bytes on disk %d and %d, want 0 and %d", opt, mem.Stats.LinkDisk, disk.Stats.LinkDisk, want)
+		}
+		for _, v := range disk.Violations {
+			last := v.Trace.Steps[len(v.Trace.Steps)-1].State["s"].(int)
+			if want := map[string]int{"a": 999, "b": 500}[v.Property]; last != want {
+				t.Errorf("%+v: %s trace ends in %d, want %d", opt, v.Property, last, want)
+			}
+		}
+	}
+}
+
+// Every link reads back as written, from memory or from the file.
+func TestLinkStore(t *testing.T) {
+	ls := &linkStore{chunk: 16, keep: 2}
+	defer ls.close()
+	want := make([]link, 1000)
+	for i := range want {
+		want[i] = link{uint32(rand.IntN(1 << 30)), uint32(i * 7)}
+		ls.add(uint32(i), want[i])
+	}
+	for i := range want {
+		if got := ls.get(uint32(i)); got != want[i] {
+			t.Fatalf("link %d = %v, want %v", i, got, want[i])
+		}
+	}
+	if ls.spilled != 1000/16-2 || ls.memory() != int64(2+1)*16*8 {
+		t.Errorf("spilled %d chunks, %d bytes in memory", ls.spilled, ls.memory())
+	}
+}

@@ -78,6 +78,9 @@ func writeStats(b *strings.Builder, s Stats) {
 	fmt.Fprintf(b, "distinct states: %d  transitions: %d  depth: %d\n", s.Distinct, s.Transitions, s.Depth)
 	fmt.Fprintf(b, "time: %.2fs  states/s: %.0f  seen-set: %.1f bytes/state  fingerprint collision probability: %.1e\n",
 		s.Elapsed.Seconds(), s.Rate, s.BytesPerState, s.Collision)
+	if s.LinkDisk > 0 {
+		fmt.Fprintf(b, "parent links spilled to disk: %.1f MiB\n", float64(s.LinkDisk)/(1<<20))
+	}
 }
 
 // WriteJSON renders r as indented JSON.

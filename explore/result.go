@@ -109,8 +109,12 @@ type Stats struct {
 	Elapsed time.Duration `json:"elapsed_ns"`
 	// Rate is distinct states per second.
 	Rate float64 `json:"states_per_second"`
-	// SeenBytes is the memory of the seen-set and parent links.
+	// SeenBytes is the memory of the seen-set and the parent links held
+	// in memory.
 	SeenBytes int64 `json:"seen_bytes"`
+	// LinkDisk is the bytes of parent links spilled to a temporary file
+	// (searches beyond 16.8M states).
+	LinkDisk int64 `json:"link_disk_bytes,omitempty"`
 	// BytesPerState is SeenBytes / Distinct.
 	BytesPerState float64 `json:"bytes_per_state"`
 	// AmpleStates is the number of states expanded with a partial-order

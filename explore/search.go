@@ -71,8 +71,6 @@ const noParent = ^uint32(0)
 // initial state, idx is its index among the initial states.
 type link struct{ parent, idx uint32 }
 
-const linkChunk = 1 << 16
-
 // found is the first violation of one property.
 type found struct {
 	prop, kind string
@@ -83,7 +81,7 @@ type found struct {
 type search struct {
 	c        *Checker
 	seen     *seenSet
-	links    [][]link
+	links    *linkStore
 	n        uint32 // distinct states so far
 	trans    int64
 	depth    int
@@ -106,7 +104,7 @@ type search struct {
 }
 
 func (c *Checker) newSearch() *search {
-	s := &search{c: c, seen: newSeenSet(), violated: map[string]bool{}, start: time.Now()}
+	s := &search{c: c, seen: newSeenSet(), links: newLinkStore(), violated: map[string]bool{}, start: time.Now()}
 	s.lastTick = s.start
 	if c.opt.Timeout > 0 {
 		s.deadline = s.start.Add(c.opt.Timeout)
@@ -122,15 +120,12 @@ func (c *Checker) newSearch() *search {
 
 func (s *search) addLink(l link) uint32 {
 	id := s.n
-	if int(id/linkChunk) == len(s.links) {
-		s.links = append(s.links, make([]link, 0, linkChunk))
-	}
-	s.links[id/linkChunk] = append(s.links[id/linkChunk], l)
+	s.links.add(id, l)
 	s.n++
 	return id
 }
 
-func (s *search) linkOf(id uint32) link { return s.links[id/linkChunk][id%linkChunk] }
+func (s *search) linkOf(id uint32) link { return s.links.get(id) }
 
 // discover records state st reached by link l. It reports whether the state
 // is new; when it is, its invariants are checked and limits applied.
@@ -317,10 +312,8 @@ func (s *search) result() *Result {
 		}
 		r.Violations = append(r.Violations, v)
 	}
-	var lb int64
-	for _, ch := range s.links {
-		lb += int64(cap(ch)) * 8
-	}
+	lb := s.links.memory()
+	s.links.close()
 	n := float64(s.n)
 	r.Stats = Stats{
 		Distinct:    int64(s.n),
@@ -328,6 +321,7 @@ func (s *search) result() *Result {
 		Depth:       s.depth,
 		Elapsed:     el,
 		SeenBytes:   s.seen.bytes() + lb,
+		LinkDisk:    s.links.disk,
 		Collision:   n * (n - 1) / math.Exp2(65),
 		AmpleStates: s.reduced,
 	}
@@ -351,6 +345,10 @@ func (s *search) path(id uint32) []uint32 {
 		rev = append(rev, l.idx)
 		if l.parent == noParent {
 			break
+		}
+		if l.parent >= id {
+			// A parent is always discovered before its child.
+			panic(fmt.Sprintf("mxcheck: corrupt parent links: state %d has parent %d", id, l.parent))
 		}
 		id = l.parent
 	}

@@ -35,6 +35,13 @@ type Case struct {
 	// name ends in "@symmetry". Golden runs every reduction on every row
 	// anyway.
 	Symmetry bool
+	// Strategy is the search order GoldenBFS uses (BFS unless the case
+	// asks for DFS, whose stack needs far less memory than a BFS level:
+	// the row's name then ends in "@dfs", its depth is the DFS stack's
+	// and its trace lengths are those of the DFS traces; distinct states,
+	// transitions and verdicts are the BFS ones, as Golden checks on
+	// every smaller row).
+	Strategy explore.Strategy
 }
 
 // Build compiles case c of spec, failing the test on error.
@@ -342,7 +349,8 @@ func Liveness(t *testing.T, spec *model.Spec, path string, cases []Case) {
 }
 
 // GoldenBFS pins rows like Golden, but runs only the BFS (continuing past
-// violations; with the spec's symmetry when the case asks for it) and checks
+// violations; with the spec's symmetry, or depth-first, when the case asks
+// for it) and checks
 // that its traces replay: for configurations of millions of states, kept
 // behind MXCHECK_HEAVY, where repeating every search and reduction would
 // take hours. Their cross-checks are the ones Golden runs on the smaller
@@ -366,7 +374,10 @@ func GoldenBFS(t *testing.T, spec *model.Spec, path string, cases []Case) {
 				if c.Symmetry {
 					name += "@symmetry"
 				}
-				r := Run(t, sys, explore.Options{Continue: true, Symmetry: c.Symmetry})
+				if c.Strategy == explore.DFS {
+					name += "@dfs"
+				}
+				r := Run(t, sys, explore.Options{Continue: true, Symmetry: c.Symmetry, Strategy: c.Strategy})
 				for _, x := range r.Violations {
 					MustReplay(t, sys, spec.Name, v, x)
 				}
