@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/mxcheck
 
-.PHONY: build test demo verify bench golden check-all churn-table camera-n4 clean
+.PHONY: build test demo verify bench golden check-all check-lme-n4 churn-table camera-n4 clean
 
 build:
 	$(GO) build ./...
@@ -40,6 +40,15 @@ golden:
 # symmetric, Maekawa's full N=4 grid).
 check-all:
 	MXCHECK_HEAVY=1 $(GO) test -timeout 120m ./...
+
+# lme (seed 000) on four nodes of a static path, faithful and repaired: two
+# depth-first searches of ~0.5 billion orbits side by side, one process and
+# ~9 GB each (about 1.5 hours on 2 cores; not part of check-all).
+check-lme-n4:
+	@set -e; \
+	MXCHECK_LME_N4=1 GOMEMLIMIT=10GiB $(GO) test -run 'TestGoldenN4/rows/faithful' -timeout 300m -v ./specs/lme/ & f=$$!; \
+	MXCHECK_LME_N4=1 GOMEMLIMIT=10GiB $(GO) test -run 'TestGoldenN4/rows/repaired' -timeout 300m -v ./specs/lme/ & r=$$!; \
+	wait $$f; wait $$r
 
 # RA vs Camera vs Maekawa under churn, side by side: verdict, distinct
 # states, shortest counterexample length per configuration.

@@ -75,6 +75,23 @@ func TestGoldenHeavySymmetry(t *testing.T) {
 	}))
 }
 
+// TestGoldenN4 pins N = 4 on a static path (issue 3), faithful and
+// repaired: a complete depth-first search of the quotient by node and port
+// renaming (a BFS level of this space outgrows the machine's memory; the
+// DFS needs only the seen-set). Each row takes about 1.5 hours on one core
+// and ~9 GB; make check-lme-n4 runs the two rows side by side in two
+// processes (go test -run TestGoldenN4/rows/faithful checks one row).
+func TestGoldenN4(t *testing.T) {
+	if os.Getenv("MXCHECK_LME_N4") == "" {
+		t.Skip("set MXCHECK_LME_N4=1 to run (make check-lme-n4)")
+	}
+	cases := variants(true, []spectest.Case{{Name: "n4-path", Params: model.Values{"nodes": "4"}}})
+	for i := range cases {
+		cases[i].Strategy = explore.DFS
+	}
+	spectest.GoldenBFS(t, Spec, "testdata/golden_n4.txt", cases)
+}
+
 // variants returns each case for the faithful algorithm and for the
 // repaired variant.
 func variants(symmetry bool, cases []spectest.Case) []spectest.Case {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -361,7 +362,9 @@ func GoldenBFS(t *testing.T, spec *model.Spec, path string, cases []Case) {
 	// Two multi-GB searches share this process: a soft limit at 3/4 of the
 	// machine's memory makes the collector work harder rather than let
 	// them outgrow it.
-	if total := explore.PhysicalMemory(); total > 0 {
+	// GOMEMLIMIT in the environment wins (two test processes side by side
+	// each need their own share).
+	if total := explore.PhysicalMemory(); total > 0 && os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(total / 4 * 3))
 	}
 	rows := make([]string, len(cases))
@@ -389,7 +392,50 @@ func GoldenBFS(t *testing.T, spec *model.Spec, path string, cases []Case) {
 	if t.Failed() {
 		return
 	}
+	if slices.Contains(rows, "") {
+		// go test -run selected some rows: compare those alone.
+		CompareRows(t, path, rows)
+		return
+	}
 	Compare(t, path, []byte(strings.Join(rows, "\n")+"\n"))
+}
+
+// CompareRows asserts that each non-empty row equals the line of the golden
+// file at path that has the same name (its first field), or writes it there
+// under UPDATE_GOLDEN. It lets go test -run check some rows of a file whose
+// rows take hours each, in separate processes.
+func CompareRows(t testing.TB, path string, rows []string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !(Update() && os.IsNotExist(err)) {
+		t.Fatalf("%v (run make golden to create it)", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(b) == 0 {
+		lines = nil
+	}
+	name := func(row string) string { n, _, _ := strings.Cut(row, "\t"); return n }
+	for _, row := range rows {
+		if row == "" {
+			continue
+		}
+		i := slices.IndexFunc(lines, func(l string) bool { return name(l) == name(row) })
+		switch {
+		case Update() && i < 0:
+			lines = append(lines, row)
+		case Update():
+			lines[i] = row
+		case i < 0:
+			t.Errorf("%s has no row %s (run make golden to add it):\n+ %s", path, name(row), row)
+		case lines[i] != row:
+			t.Errorf("%s differs from the search (run make golden and read the diff):\n- %s\n+ %s", path, lines[i], row)
+		}
+	}
+	if Update() {
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // BenchReductions benchmarks one configuration with no reduction, with
