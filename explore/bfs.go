@@ -27,29 +27,46 @@ func (c *Checker) Run() *Result {
 }
 
 // bfs explores level by level, so the first violation of each invariant is
-// found at the least depth: its trace is shortest.
+// found at the least depth: its trace is shortest. Levels beyond
+// Options.LevelInMemory states go to disk (level.go).
 func (c *Checker) bfs() *Result {
 	s := c.newSearch()
-	var cur, next []entry
-	s.queue = func() int { return len(cur) + len(next) }
+	max := c.opt.LevelInMemory
+	switch {
+	case max == 0:
+		max = defaultLevelInMemory
+	case max < 0:
+		max = int(^uint(0) >> 1)
+	}
+	cur, next := &level{codec: c.codec, max: max}, &level{codec: c.codec, max: max}
+	defer cur.close()
+	defer next.close()
+	done := 0
+	s.queue = func() int { return cur.n - done + next.n }
 	for i, st := range c.sys.Init() {
 		if id, isNew := s.discover(link{noParent, uint32(i)}, st, 0); isNew {
-			cur = append(cur, entry{st: c.sys.Clone(st), id: id})
+			cur.push(c.sys, st, id)
 		}
 	}
-	for depth := 0; len(cur) > 0 && !s.stop; depth++ {
-		for i := range cur {
-			s.expand(cur[i].id, cur[i].st, depth, func(st model.State, id uint32) {
-				next = append(next, entry{st: c.sys.Clone(st), id: id})
+	for depth := 0; cur.n > 0 && !s.stop; depth++ {
+		done = 0
+		err := cur.each(func(st model.State, id uint32) bool {
+			s.expand(id, st, depth, func(st model.State, id uint32) {
+				next.push(c.sys, st, id)
 			})
-			cur[i] = entry{}
-			if s.stop {
-				break
-			}
+			done++
+			return !s.stop
+		})
+		if err == nil {
+			err = next.err
 		}
-		// The expanded level's storage (cleared entry by entry above)
-		// holds the level after next.
-		cur, next = next, cur[:0]
+		if err != nil {
+			s.halt("disk: " + err.Error())
+		}
+		// The expanded level's storage holds the level after next.
+		cur.reset()
+		cur, next = next, cur
 	}
+	s.queueDisk = cur.disk + next.disk
 	return s.result()
 }

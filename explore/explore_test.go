@@ -2,6 +2,8 @@ package explore
 
 import (
 	"bytes"
+	"encoding/binary"
+	"fmt"
 	"encoding/json"
 	"math/rand/v2"
 	"strings"
@@ -407,5 +409,60 @@ func TestLinkStore(t *testing.T) {
 	}
 	if ls.spilled != 1000/16-2 || ls.memory() != int64(2+1)*16*8 {
 		t.Errorf("spilled %d chunks, %d bytes in memory", ls.spilled, ls.memory())
+	}
+}
+
+// toyCodec is a described toy whose states can be written to disk; read
+// fails (after the first fail states) when fail is set.
+type toyCodec struct {
+	toyDesc
+	fail  int
+	reads int
+}
+
+func (g *toyCodec) Encodable() bool { return true }
+func (g *toyCodec) AppendState(dst []byte, s model.State) []byte {
+	return binary.AppendUvarint(dst, uint64(s.(int)))
+}
+func (g *toyCodec) ReadState(src []byte, into model.State) (model.State, error) {
+	g.reads++
+	if g.fail > 0 && g.reads > g.fail {
+		return nil, fmt.Errorf("bad encoding")
+	}
+	v, n := binary.Uvarint(src)
+	if n != len(src) {
+		return nil, fmt.Errorf("bad encoding")
+	}
+	return int(v), nil
+}
+
+// A BFS whose levels go to disk after 0, 1 or 5 states in memory gives
+// exactly the in-memory BFS result (counts, depth, statuses, traces); a
+// level that cannot be read back ends the search Incomplete.
+func TestLevelsOnDisk(t *testing.T) {
+	mod := &toy{init: []int{0}, next: func(s int) []toyEdge {
+		return []toyEdge{{to: (s + 1) % 1000}, {to: 7 * s % 1000}, {to: (s + 13) % 1000}}
+	},
+		bad: map[string]func(int) bool{"a": func(s int) bool { return s == 999 }, "b": func(s int) bool { return s == 500 }}}
+	for _, opt := range []Options{{Continue: true}, {}, {MaxStates: 333}, {MaxDepth: 3}} {
+		mem := run(toyDesc{mod}, opt)
+		for _, max := range []int{1, 5} {
+			o := opt
+			o.LevelInMemory = max
+			disk := run(&toyCodec{toyDesc: toyDesc{mod}}, o)
+			if !sameResult(mem, disk) {
+				t.Errorf("%+v: levels on disk differ:\nmemory %+v %+v\ndisk   %+v %+v", o, mem.Stats, mem.Violations, disk.Stats, disk.Violations)
+			}
+			if disk.Stats.QueueDisk == 0 {
+				t.Errorf("%+v: nothing written to disk", o)
+			}
+		}
+	}
+	o := Options{Continue: true, LevelInMemory: 1}
+	if r := run(&toyCodec{toyDesc: toyDesc{mod}, fail: 50}, o); r.Verdict != Incomplete || !strings.HasPrefix(r.Limit, "disk: ") {
+		t.Errorf("unreadable level: verdict %v limit %q", r.Verdict, r.Limit)
+	}
+	if r := run(&toyCodec{toyDesc: toyDesc{mod}}, Options{Continue: true, LevelInMemory: -1}); r.Stats.QueueDisk != 0 {
+		t.Errorf("LevelInMemory -1 wrote %d bytes", r.Stats.QueueDisk)
 	}
 }

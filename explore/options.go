@@ -66,6 +66,11 @@ type Options struct {
 	// (the default: a property must hold with probability 1) or
 	// Adversarial (the scheduler also picks every random outcome).
 	Choices Choices
+	// LevelInMemory is how many states of a BFS level are held in memory;
+	// the rest are written to a temporary file and read back in order when
+	// the level is expanded (systems that can encode their states only,
+	// see model.Codec). 0 means 4,194,304; negative, no limit.
+	LevelInMemory int
 	// Progress receives a progress line every ProgressEvery; nil for none.
 	Progress io.Writer
 	// ProgressEvery is the progress interval; 0 means 3 seconds.

@@ -115,6 +115,9 @@ type Stats struct {
 	// LinkDisk is the bytes of parent links spilled to a temporary file
 	// (searches beyond 16.8M states).
 	LinkDisk int64 `json:"link_disk_bytes,omitempty"`
+	// QueueDisk is the bytes of BFS levels written to temporary files
+	// (levels beyond Options.LevelInMemory states), over the whole search.
+	QueueDisk int64 `json:"queue_disk_bytes,omitempty"`
 	// BytesPerState is SeenBytes / Distinct.
 	BytesPerState float64 `json:"bytes_per_state"`
 	// AmpleStates is the number of states expanded with a partial-order

@@ -19,6 +19,7 @@ type Checker struct {
 	desc   model.Describer
 	sym    model.Symmetric    // non-nil when symmetry reduction is on
 	ind    model.Independence // non-nil when partial-order reduction is on
+	codec  model.Codec        // non-nil when states can be written to disk
 }
 
 // New validates opt against sys and returns a Checker.
@@ -60,6 +61,9 @@ func New(sys model.System, opt Options) (*Checker, error) {
 		c.worker = w
 	}
 	c.desc, _ = sys.(model.Describer)
+	if cd, ok := sys.(model.Codec); ok && cd.Encodable() {
+		c.codec = cd
+	}
 	return c, nil
 }
 
@@ -79,28 +83,29 @@ type found struct {
 
 // search is the state of one run.
 type search struct {
-	c        *Checker
-	seen     *seenSet
-	links    *linkStore
-	n        uint32 // distinct states so far
-	trans    int64
-	depth    int
-	found    []found
-	violated map[string]bool
-	stop     bool
-	limit    string
-	start    time.Time
-	deadline time.Time
-	lastTick time.Time
-	ticks    int
-	queue    func() int
-	key      []byte
-	keyS     []byte
-	fpKey    []byte
-	keyA     []byte
-	reduced  int64             // states expanded with an ample set
-	canon    *reduce.Canonical // non-nil under symmetry reduction
-	memCheck []metrics.Sample
+	c         *Checker
+	seen      *seenSet
+	links     *linkStore
+	queueDisk int64  // bytes of BFS levels written to disk
+	n         uint32 // distinct states so far
+	trans     int64
+	depth     int
+	found     []found
+	violated  map[string]bool
+	stop      bool
+	limit     string
+	start     time.Time
+	deadline  time.Time
+	lastTick  time.Time
+	ticks     int
+	queue     func() int
+	key       []byte
+	keyS      []byte
+	fpKey     []byte
+	keyA      []byte
+	reduced   int64             // states expanded with an ample set
+	canon     *reduce.Canonical // non-nil under symmetry reduction
+	memCheck  []metrics.Sample
 }
 
 func (c *Checker) newSearch() *search {
@@ -322,6 +327,7 @@ func (s *search) result() *Result {
 		Elapsed:     el,
 		SeenBytes:   s.seen.bytes() + lb,
 		LinkDisk:    s.links.disk,
+		QueueDisk:   s.queueDisk,
 		Collision:   n * (n - 1) / math.Exp2(65),
 		AmpleStates: s.reduced,
 	}

@@ -108,6 +108,7 @@ func Golden(t *testing.T, spec *model.Spec, path string, cases []Case) {
 		if Row(c.Name, spec, v, par) != Row(c.Name, spec, v, bfs) {
 			t.Errorf("%s: parallel BFS differs from BFS:\n%s\n%s", c.Name, Row(c.Name, spec, v, par), Row(c.Name, spec, v, bfs))
 		}
+		DiskLevels(t, c.Name, sys, bfs)
 		reduced := Reductions(t, c.Name, sys, bfs)
 		for _, r := range append([]*explore.Result{bfs, dfs}, reduced...) {
 			for _, x := range r.Violations {
@@ -118,6 +119,33 @@ func Golden(t *testing.T, spec *model.Spec, path string, cases []Case) {
 	}
 	got := strings.Join(rows, "\n") + "\n"
 	Compare(t, path, []byte(got))
+}
+
+// DiskLevels runs the BFS again with every level but its first state on
+// disk and asserts it gives the in-memory result bfs exactly: the same row
+// and the same traces, step by step. Every spec's states are encodable, so
+// something must have gone to disk.
+func DiskLevels(t testing.TB, name string, sys model.System, bfs *explore.Result) {
+	t.Helper()
+	if cd, ok := sys.(model.Codec); !ok || !cd.Encodable() {
+		t.Errorf("%s: states cannot be written to disk", name)
+		return
+	}
+	disk := Run(t, sys, explore.Options{Continue: true, LevelInMemory: 1})
+	if disk.Verdict != bfs.Verdict || disk.Stats.Distinct != bfs.Stats.Distinct || disk.Stats.Transitions != bfs.Stats.Transitions ||
+		disk.Stats.Depth != bfs.Stats.Depth || fmt.Sprint(disk.Properties) != fmt.Sprint(bfs.Properties) || len(disk.Violations) != len(bfs.Violations) {
+		t.Errorf("%s: BFS with levels on disk differs: %v %+v %v, in memory %v %+v %v", name,
+			disk.Verdict, disk.Stats, disk.Properties, bfs.Verdict, bfs.Stats, bfs.Properties)
+		return
+	}
+	for i, x := range disk.Violations {
+		if fmt.Sprint(x.Trace.Steps) != fmt.Sprint(bfs.Violations[i].Trace.Steps) {
+			t.Errorf("%s: BFS with levels on disk finds another trace for %s", name, x.Property)
+		}
+	}
+	if bfs.Stats.Depth > 1 && disk.Stats.QueueDisk == 0 {
+		t.Errorf("%s: no level went to disk", name)
+	}
 }
 
 // Reductions runs every reduction the system supports (partial-order,
