@@ -3,8 +3,8 @@ package explore
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
