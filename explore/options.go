@@ -117,6 +117,8 @@ func (o *Options) validate() error {
 		return errors.New("the parallel search is a BFS: --workers > 1 needs --strategy bfs")
 	case o.Workers > 1 && o.POR:
 		return errors.New("partial-order reduction runs sequentially: use --workers 1 with --por")
+	case o.LevelInMemory != 0 && (o.Strategy != BFS || o.Workers > 1):
+		return errors.New("level-states applies to the sequential BFS only (the DFS keeps just its stack; the parallel BFS keeps its levels in memory)")
 	}
 	if o.ProgressEvery == 0 {
 		o.ProgressEvery = 3 * time.Second

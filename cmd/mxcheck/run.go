@@ -132,6 +132,7 @@ type checkFlags struct {
 	liveness   bool
 	choices    string
 	workers    int
+	levels     int
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
@@ -150,6 +151,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.symmetry, "symmetry", true, "symmetry reduction where the spec's nodes are interchangeable (--symmetry=false: off)")
 	fs.BoolVar(&f.liveness, "liveness", false, "also check lockout/starvation freedom (fair cycles)")
 	fs.IntVar(&f.workers, "workers", 1, "goroutines for a parallel BFS (0: one per core); results are identical")
+	fs.IntVar(&f.levels, "level-states", 0, "BFS: states of a level kept in memory, the rest in a temporary file (0: 4194304; -1: all in memory)")
 	fs.StringVar(&f.choices, "choices", "probabilistic", "random choices in liveness: probabilistic (holds with probability 1) or adversarial")
 }
 
@@ -167,6 +169,7 @@ func (f *checkFlags) options() (explore.Options, error) {
 		Liveness:   f.liveness,
 		Workers:    f.workers,
 	}
+	opt.LevelInMemory = f.levels
 	if f.workers == 0 {
 		opt.Workers = runtime.NumCPU()
 	}

@@ -46,6 +46,8 @@ func TestExitCodes(t *testing.T) {
 		{"symmetry-off", []string{"check", "lme", "--nodes", "2", "--symmetry=false", "--max-depth", "3"}, 3, "(bfs)\n"},
 		{"por", []string{"check", "ra", "--por"}, 0, "(bfs, partial-order reduction)"},
 		{"workers", []string{"check", "ra", "--workers", "2"}, 0, "distinct states: 3275"},
+		{"level-states", []string{"check", "ra", "--level-states", "10"}, 0, "distinct states: 3275  transitions: 10246  depth: 21"},
+		{"level-states-disk", []string{"check", "ra", "--level-states", "10"}, 0, "BFS levels 0.3 MiB"},
 		{"liveness", []string{"check", "ra", "--liveness"}, 0, "starvation-freedom  holds"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -95,6 +97,8 @@ func TestBadInput(t *testing.T) {
 		{"symmetry-with-ids", []string{"check", "ra", "--symmetry"}, "symmetry requested"},
 		{"por-with-liveness", []string{"check", "ra", "--por", "--liveness"}, "cannot be combined"},
 		{"negative-workers", []string{"check", "ra", "--workers", "-2"}, "workers"},
+		{"level-states-dfs", []string{"check", "ra", "--strategy", "dfs", "--level-states", "5"}, "level-states"},
+		{"level-states-workers", []string{"check", "ra", "--workers", "2", "--level-states", "5"}, "level-states"},
 		{"negative-limit", []string{"check", "ra", "--max-states", "-5"}, "max-states"},
 		{"extra-arg", []string{"check", "ra", "extra"}, "unexpected argument"},
 		{"list-arg", []string{"list", "x"}, "no arguments"},
