@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mxcheck/mxcheck/explore"
 	"github.com/mxcheck/mxcheck/model"
@@ -266,6 +267,21 @@ func Compare(t testing.TB, path string, got []byte) {
 	}
 }
 
+// lockFile creates path exclusively, waiting up to a minute for another
+// process to remove it, and returns the function that removes it.
+func lockFile(path string) (func(), error) {
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			f.Close()
+			return func() { os.Remove(path) }, nil
+		}
+		if !os.IsExist(err) || time.Since(start) > time.Minute {
+			return nil, fmt.Errorf("locking %s: %v (remove it if no test is running)", path, err)
+		}
+	}
+}
+
 func lineDiff(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
 	var b strings.Builder
@@ -434,6 +450,14 @@ func GoldenBFS(t *testing.T, spec *model.Spec, path string, cases []Case) {
 // rows take hours each, in separate processes.
 func CompareRows(t testing.TB, path string, rows []string) {
 	t.Helper()
+	if Update() {
+		// Processes updating rows of one file side by side take turns.
+		unlock, err := lockFile(path + ".lock")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer unlock()
+	}
 	b, err := os.ReadFile(path)
 	if err != nil && !(Update() && os.IsNotExist(err)) {
 		t.Fatalf("%v (run make golden to create it)", err)

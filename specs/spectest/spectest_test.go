@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -63,5 +64,29 @@ func TestCompareRows(t *testing.T) {
 	got, _ := os.ReadFile(path)
 	if want := "a\tx\tverified\tdistinct=1\nb\ty\tviolated\tdistinct=5\nc\tz\tverified\tdistinct=4\n"; string(got) != want {
 		t.Errorf("updated file:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Rows updated by processes side by side are all kept.
+func TestCompareRowsConcurrentUpdates(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "golden.txt")
+	t.Setenv("UPDATE_GOLDEN", "1")
+	done := make(chan []string)
+	for i := range 8 {
+		go func() { done <- compareRows(path, []string{fmt.Sprintf("row%d\tx", i)}) }()
+	}
+	for range 8 {
+		if errs := <-done; len(errs) != 0 {
+			t.Fatal(errs)
+		}
+	}
+	b, _ := os.ReadFile(path)
+	for i := range 8 {
+		if !strings.Contains(string(b), fmt.Sprintf("row%d\tx\n", i)) {
+			t.Errorf("row%d lost:\n%s", i, b)
+		}
+	}
+	if _, err := os.Stat(path + ".lock"); !os.IsNotExist(err) {
+		t.Error("lock file left behind")
 	}
 }
