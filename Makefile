@@ -42,8 +42,8 @@ check-all:
 	MXCHECK_HEAVY=1 $(GO) test -timeout 120m ./...
 
 # lme (seed 000) on four nodes of a static path, faithful and repaired: two
-# depth-first searches of ~0.5 billion orbits side by side, one process and
-# ~9 GB each (about 1.5 hours on 2 cores; not part of check-all).
+# depth-first searches of 407M and 494M orbits side by side, one process and
+# ~10 GB each (about 2.25 hours on 2 cores; not part of check-all).
 check-lme-n4:
 	@set -e; \
 	MXCHECK_LME_N4=1 GOMEMLIMIT=10GiB $(GO) test -run 'TestGoldenN4/rows/faithful' -timeout 300m -v ./specs/lme/ & f=$$!; \
