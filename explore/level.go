@@ -39,11 +39,10 @@ type level struct {
 func (l *level) push(sys model.System, st model.State, id uint32) {
 	l.n++
 	if l.codec != nil && len(l.mem) >= l.max && l.file == nil && !l.noDisk {
-		f, err := os.CreateTemp("", "mxcheck-level-*")
+		f, err := scratchFile("mxcheck-level-*")
 		if err != nil {
 			l.noDisk = true // keep the level in memory
 		} else {
-			os.Remove(f.Name()) // unlinked: gone with the process however it ends
 			l.file = f
 			l.w = bufio.NewWriterSize(io.NewOffsetWriter(f, 0), 1<<20)
 		}

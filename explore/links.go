@@ -50,14 +50,11 @@ func (ls *linkStore) add(id uint32, l link) {
 // spill writes full chunk c to the file and drops it from memory.
 func (ls *linkStore) spill(c int) {
 	if ls.file == nil {
-		f, err := os.CreateTemp("", "mxcheck-links-*")
+		f, err := scratchFile("mxcheck-links-*")
 		if err != nil {
 			ls.err = err
 			return
 		}
-		// Unlinked at once: the file goes away with the process, however
-		// it ends.
-		os.Remove(f.Name())
 		ls.file = f
 	}
 	ls.buf = ls.buf[:0]
@@ -97,6 +94,16 @@ func (ls *linkStore) memory() int64 {
 		b += int64(cap(ch)) * 8
 	}
 	return b
+}
+
+// scratchFile creates a temporary file and unlinks it at once: it goes away
+// with the process, however that ends.
+func scratchFile(pattern string) (*os.File, error) {
+	f, err := os.CreateTemp("", pattern)
+	if err == nil {
+		os.Remove(f.Name())
+	}
+	return f, err
 }
 
 // close releases the file.
