@@ -7,3 +7,5 @@ require (
 	github.com/dominikbraun/graph v0.23.0
 	github.com/spf13/pflag v1.0.10
 )
+
+require github.com/anishathalye/porcupine v1.3.1

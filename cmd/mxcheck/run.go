@@ -31,7 +31,9 @@ const usage = `mxcheck: a model checker for mutual exclusion over dynamic messag
 usage:
   mxcheck list                  list the specs and their flags
   mxcheck check SPEC [flags]    explore every behaviour of one configuration
+  mxcheck simulate SPEC [flags] random walks, violations minimised (too big to exhaust)
   mxcheck replay FILE           re-run a stored counterexample (ITF JSON)
+  mxcheck history FILE          check a recorded lock history (JSON Lines) with porcupine
   mxcheck suite FILE            run rows "SPEC FLAGS... => VERDICT", print one table
   mxcheck COMMAND --help        flags of a command
 
@@ -74,7 +76,10 @@ func dispatch(args []string, stdout, stderr io.Writer) (int, error) {
 	case "suite":
 		return cmdSuite(args[1:], stdout)
 	}
-	return exitUsage, usagef("unknown command %q (want list, check, replay or suite; see mxcheck --help)", args[0])
+	if cmd := extraCommands[args[0]]; cmd != nil {
+		return cmd(args[1:], stdout, stderr)
+	}
+	return exitUsage, usagef("unknown command %q (want list, check, simulate, replay, suite or history; see mxcheck --help)", args[0])
 }
 
 // parse parses fs, turning pflag's errors into one-line usage errors. It

@@ -351,6 +351,7 @@ func Protocol(variant Variant, mut Mutant) *model.Protocol[Node, Msg] {
 				return w.Count(func(n *Node) bool { return n.State == Held }) <= 1
 			}},
 		},
+		InCS:    func(n *Node) bool { return n.State == Held },
 		Pending: func(n *Node) bool { return n.State != None },
 		Hungry:  func(n *Node) bool { return n.State == Wait },
 		Notes:   notes,

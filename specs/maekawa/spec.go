@@ -418,6 +418,7 @@ func Protocol(variant Variant, mut Mutant, requesters model.NodeSet) *model.Prot
 				return w.Count(func(n *Node) bool { return n.State == Held }) <= 1
 			}},
 		},
+		InCS:    func(n *Node) bool { return n.State == Held },
 		Pending: func(n *Node) bool { return n.State != Released },
 		Hungry:  func(n *Node) bool { return n.State == Wanted },
 		FIFO:    true,
