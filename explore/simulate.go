@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,6 +33,10 @@ type SimOptions struct {
 	Interrupt <-chan struct{}
 	// NoDeadlock turns deadlock detection off.
 	NoDeadlock bool
+	// Properties, when not empty, restricts the check to these properties
+	// (invariant names, or Deadlock): walks then run past violations of
+	// the others.
+	Properties []string
 	// MinimizeStates bounds the BFS of minimisation (0: the default;
 	// negative: greedy deletion only).
 	MinimizeStates int
@@ -148,6 +153,10 @@ func Simulate(sys model.System, opt SimOptions) (*SimResult, error) {
 	if opt.ProgressEvery == 0 {
 		opt.ProgressEvery = 3 * time.Second
 	}
+	inv, deadlock, err := simProperties(sys, opt)
+	if err != nil {
+		return nil, err
+	}
 	names := actionNames(sys)
 	s := &simulation{sys: sys, opt: opt, names: names, start: time.Now(), lastTick: time.Now()}
 	s.res = &SimResult{Seed: opt.Seed, Ends: map[string]int64{}, MinLen: -1, Classes: map[string]int64{}}
@@ -157,7 +166,7 @@ func Simulate(sys model.System, opt SimOptions) (*SimResult, error) {
 	}
 	walkers := make([]*walker, opt.Workers)
 	for i := range walkers {
-		walkers[i] = newWalker(sys, names, !opt.NoDeadlock, opt.Depth)
+		walkers[i] = newWalker(sys, inv, names, deadlock, opt.Depth)
 	}
 	var first *walk
 	batch := 64 * opt.Workers
@@ -322,4 +331,38 @@ func (s *simulation) finish(first *walk) (*SimResult, error) {
 	}
 	r.Elapsed = time.Since(s.start)
 	return r, nil
+}
+
+// simProperties returns the invariants to check and whether to check
+// deadlock.
+func simProperties(sys model.System, opt SimOptions) ([]model.Invariant, bool, error) {
+	all := sys.Invariants()
+	_, worker := sys.(model.Worker)
+	if len(opt.Properties) == 0 {
+		return all, !opt.NoDeadlock, nil
+	}
+	var inv []model.Invariant
+	deadlock := false
+	for _, p := range opt.Properties {
+		found := false
+		if p == Deadlock && worker && !opt.NoDeadlock {
+			deadlock, found = true, true
+		}
+		for _, iv := range all {
+			if iv.Name == p {
+				inv, found = append(inv, iv), true
+			}
+		}
+		if !found {
+			names := make([]string, 0, len(all)+1)
+			for _, iv := range all {
+				names = append(names, iv.Name)
+			}
+			if worker && !opt.NoDeadlock {
+				names = append(names, Deadlock)
+			}
+			return nil, false, fmt.Errorf("no property %q to check (this spec has: %s)", p, strings.Join(names, ", "))
+		}
+	}
+	return inv, deadlock, nil
 }

@@ -61,8 +61,8 @@ type walk struct {
 	classes [numClasses]int64
 }
 
-func newWalker(sys model.System, names []string, deadlock bool, depth int) *walker {
-	w := &walker{sys: sys, inv: sys.Invariants(), depth: depth, names: map[string]int{}}
+func newWalker(sys model.System, inv []model.Invariant, names []string, deadlock bool, depth int) *walker {
+	w := &walker{sys: sys, inv: inv, depth: depth, names: map[string]int{}}
 	w.namer, _ = sys.(model.ActionNamer)
 	if wk, ok := sys.(model.Worker); ok && deadlock {
 		w.worker = wk
@@ -276,4 +276,15 @@ func renderPath(sys model.System, states []model.State, steps []model.Transition
 		tr.Final = desc.Dump(states[len(states)-1])
 	}
 	return tr
+}
+
+// Walk runs one random walk of sys as Simulate runs run 0 of seed (every
+// invariant checked, deadlock when deadlock is true, at most depth steps)
+// and returns its states, its steps (steps[i] leads from states[i] to
+// states[i+1]) and the property it violated in its last state ("" if
+// none).
+func Walk(sys model.System, seed uint64, depth int, deadlock bool) ([]model.State, []model.Transition, string) {
+	w := newWalker(sys, sys.Invariants(), actionNames(sys), deadlock, depth)
+	r := w.run(0, seed)
+	return replaySteps(sys, r.init, r.steps), r.steps, r.prop
 }

@@ -30,6 +30,7 @@ type simFlags struct {
 	workers     int
 	timeout     time.Duration
 	noDeadlock  bool
+	properties  []string
 	minStates   int
 	traceOut    string
 	historyHTML string
@@ -44,6 +45,7 @@ func (f *simFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.workers, "workers", 1, "goroutines running walks (0: one per core); the result does not depend on it")
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop after this long, e.g. 5m (0: no limit)")
 	fs.BoolVar(&f.noDeadlock, "no-deadlock", false, "do not check deadlock freedom")
+	fs.StringSliceVar(&f.properties, "property", nil, "check only these properties (comma-separated names; default all): walks run past the others")
 	fs.IntVar(&f.minStates, "minimize-states", 0, "states the BFS of minimisation may explore (0: 1000000; -1: greedy deletion only)")
 	fs.StringVar(&f.traceOut, "trace-out", "", "write the minimised counterexample to this file (ITF JSON, for replay)")
 	fs.StringVar(&f.historyHTML, "history-html", "", "write porcupine's picture of the counterexample's CS history to this file (HTML)")
@@ -160,7 +162,7 @@ func (f *simFlags) options() (explore.SimOptions, error) {
 	case f.timeout < 0:
 		return explore.SimOptions{}, usagef("--timeout must not be negative")
 	}
-	opt := explore.SimOptions{Runs: f.runs, Depth: f.depth, Seed: seed, Workers: f.workers, Timeout: f.timeout, NoDeadlock: f.noDeadlock, MinimizeStates: f.minStates}
+	opt := explore.SimOptions{Runs: f.runs, Depth: f.depth, Seed: seed, Workers: f.workers, Timeout: f.timeout, NoDeadlock: f.noDeadlock, Properties: f.properties, MinimizeStates: f.minStates}
 	if f.runs == 0 {
 		opt.Runs = -1
 	}
