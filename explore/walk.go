@@ -42,6 +42,7 @@ type walker struct {
 	namer  model.ActionNamer
 	names  map[string]int // action name -> coverage index
 	depth  int
+	keep   bool // keep every state of the walk (Walk)
 	cands  [numClasses][]candidate
 	key    []byte
 	self   []byte
@@ -54,6 +55,7 @@ type walk struct {
 	weights [numClasses]int
 	init    int
 	steps   []model.Transition
+	states  []model.State // when the walker keeps them
 	end     string
 	prop    string // the violated property, when end is endViolation
 	kind    string // "invariant" or "deadlock"
@@ -115,6 +117,9 @@ func (w *walker) run(run int, seed uint64) *walk {
 	inits := w.sys.Init()
 	r.init = g.intn(len(inits))
 	cur := w.sys.Clone(inits[r.init])
+	if w.keep {
+		r.states = append(r.states, cur)
+	}
 	if w.violated(r, cur) {
 		return r
 	}
@@ -149,6 +154,9 @@ func (w *walker) run(run int, seed uint64) *walk {
 		cand := w.cands[c][g.intn(len(w.cands[c]))]
 		cur = successor(w.sys, cur, cand.ord)
 		r.steps = append(r.steps, cand.t)
+		if w.keep {
+			r.states = append(r.states, cur)
+		}
 		r.classes[c]++
 		if i, ok := w.names[w.actionName(cand.t)]; ok {
 			r.counts[i]++
@@ -285,6 +293,7 @@ func renderPath(sys model.System, states []model.State, steps []model.Transition
 // none).
 func Walk(sys model.System, seed uint64, depth int, deadlock bool) ([]model.State, []model.Transition, string) {
 	w := newWalker(sys, sys.Invariants(), actionNames(sys), deadlock, depth)
+	w.keep = true
 	r := w.run(0, seed)
-	return replaySteps(sys, r.init, r.steps), r.steps, r.prop
+	return r.states, r.steps, r.prop
 }

@@ -39,9 +39,11 @@ const DefaultTimeout = 10 * time.Second
 type Result struct {
 	Verdict Verdict
 	// Ops is the number of operations checked.
-	Ops   int
-	model porcupine.Model
-	info  porcupine.LinearizationInfo
+	Ops     int
+	model   porcupine.Model
+	ops     []porcupine.Operation
+	timeout time.Duration
+	notes   []porcupine.Annotation
 }
 
 // Check checks ops against model m (one lock per key when byKey). It always
@@ -52,8 +54,8 @@ func Check(ops []porcupine.Operation, m Model, byKey bool, timeout time.Duration
 		timeout = DefaultTimeout
 	}
 	pm := m.Porcupine(byKey)
-	res, info := porcupine.CheckOperationsVerbose(pm, ops, timeout)
-	r := &Result{Ops: len(ops), model: pm, info: info}
+	res := porcupine.CheckOperationsTimeout(pm, ops, timeout)
+	r := &Result{Ops: len(ops), model: pm, ops: ops, timeout: timeout}
 	switch res {
 	case porcupine.Ok:
 		r.Verdict = Linearizable
@@ -72,7 +74,7 @@ func (r *Result) Annotate(notes []Note) {
 	for i, n := range notes {
 		as[i] = porcupine.Annotation{Tag: n.Tag, Start: n.Time, End: n.Time, Description: n.Text, Details: n.Text}
 	}
-	r.info.AddAnnotations(as)
+	r.notes = append(r.notes, as...)
 }
 
 // Note is an annotation of a history's picture.
@@ -89,5 +91,12 @@ func (r *Result) WriteHTML(w io.Writer) error {
 	if r.Verdict == Unknown {
 		return errors.New("no picture: the check timed out")
 	}
-	return porcupine.Visualize(r.model, r.info, w)
+	// The picture needs the partial linearizations, which only a verbose
+	// check computes: check again, with the same timeout.
+	res, info := porcupine.CheckOperationsVerbose(r.model, r.ops, r.timeout)
+	if res == porcupine.Unknown {
+		return errors.New("no picture: the check timed out when drawing it")
+	}
+	info.AddAnnotations(r.notes)
+	return porcupine.Visualize(r.model, info, w)
 }

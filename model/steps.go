@@ -17,16 +17,18 @@ type ActionNamer interface {
 }
 
 // CriticalSection is an optional System capability for protocols whose
-// property is a lock: which nodes are in the critical section, and which
-// steps are the application asking for it. Histories built from it are
-// checked against a sequential lock model (package history).
+// property is a lock, or one lock per node: who holds each lock in a state,
+// and which steps are the application asking for the CS. Histories built
+// from it are checked against a sequential lock model (package history).
 type CriticalSection interface {
-	// DeclaresCS reports whether the protocol says which nodes are in the
-	// CS; when false the other methods report nothing.
+	// DeclaresCS reports whether the protocol says who holds its locks;
+	// when false the other methods report nothing.
 	DeclaresCS() bool
-	// InCS returns the live nodes of s that are in the critical section,
-	// exactly the nodes the mutual-exclusion invariant counts.
-	InCS(s State) NodeSet
+	// Holders returns, for each lock, the nodes of s holding it: one lock
+	// (the critical section) for a protocol with InCS, one per node for a
+	// protocol with LockHolders. The mutual-exclusion invariant holds in s
+	// exactly when each lock has at most one holder.
+	Holders(s State) []NodeSet
 	// RequestsCS reports whether t is the application's request-CS call.
 	RequestsCS(t Transition) bool
 }
@@ -72,22 +74,26 @@ func (m *Machine[N, M]) Delivery(t Transition) bool {
 	return t.Kind == NodeStep && m.p.Actions[t.Action].Kind == Receive
 }
 
-// DeclaresCS reports whether the protocol has an InCS predicate.
-func (m *Machine[N, M]) DeclaresCS() bool { return m.p.InCS != nil }
+// DeclaresCS reports whether the protocol has InCS or LockHolders.
+func (m *Machine[N, M]) DeclaresCS() bool { return m.p.InCS != nil || m.p.LockHolders != nil }
 
-// InCS returns the live nodes in the critical section.
-func (m *Machine[N, M]) InCS(s State) NodeSet {
-	var out NodeSet
-	if m.p.InCS == nil {
-		return out
-	}
+// Holders returns the holders of each lock: the live nodes in the critical
+// section (InCS), or the protocol's LockHolders.
+func (m *Machine[N, M]) Holders(s State) []NodeSet {
 	w := s.(*World[N, M])
+	if m.p.LockHolders != nil {
+		return m.p.LockHolders(w)
+	}
+	var in NodeSet
+	if m.p.InCS == nil {
+		return nil
+	}
 	for i := range w.Nodes {
 		if !w.Meta[i].Crashed && m.p.InCS(&w.Nodes[i]) {
-			out = out.Add(NodeID(i))
+			in = in.Add(NodeID(i))
 		}
 	}
-	return out
+	return []NodeSet{in}
 }
 
 // RequestsCS reports whether t runs a Request action.

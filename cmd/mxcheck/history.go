@@ -113,6 +113,11 @@ func writeHistoryHTML(path string, sys model.System, t explore.Trace) error {
 	if err != nil {
 		return fmt.Errorf("--history-html: %v", err)
 	}
+	return writeStatesHTML(path, sys, states, steps)
+}
+
+// writeStatesHTML writes the CS-history picture of a re-executed trace.
+func writeStatesHTML(path string, sys model.System, states []model.State, steps []model.Transition) error {
 	res, err := history.CheckTrace(sys, states, steps, history.DefaultTimeout)
 	if err != nil {
 		return fmt.Errorf("--history-html: %v", err)

@@ -138,6 +138,7 @@ type checkFlags struct {
 	choices    string
 	workers    int
 	levels     int
+	extra      checkExtras // simulate.go's additions: --minimize, --history-html
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
@@ -158,6 +159,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.workers, "workers", 1, "goroutines for a parallel BFS (0: one per core); results are identical")
 	fs.IntVar(&f.levels, "level-states", 0, "BFS: states of a level kept in memory, the rest in a temporary file (0: 4194304; -1: all in memory)")
 	fs.StringVar(&f.choices, "choices", "probabilistic", "random choices in liveness: probabilistic (holds with probability 1) or adversarial")
+	f.extra.register(fs)
 }
 
 // options turns the shared flags into search options.
@@ -252,6 +254,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	res := chk.Run()
+	if err := cf.extra.apply(sys, res, stderr); err != nil {
+		return exitUsage, err
+	}
 	if cf.dotOut != "" && res.Verdict == explore.Violated {
 		if err := writeDOT(cf.dotOut, res); err != nil {
 			return exitUsage, err
@@ -374,6 +379,7 @@ func writeDOT(path string, res *explore.Result) error {
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("replay", pflag.ContinueOnError)
+	historyHTML := fs.String("history-html", "", "write porcupine's picture of the trace's CS history to this file (HTML)")
 	if help, err := parse(fs, args, stdout, "usage: mxcheck replay FILE\n\nRe-runs a stored counterexample step by step against the current model.\nExit 0: it still ends in the same violation; 1: it diverges or no longer violates; 2: bad file."); help || err != nil {
 		return exitOK, err
 	}
@@ -390,6 +396,11 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 		return exitViolated, nil
 	}
 	fmt.Fprintf(stdout, "reproduced %s: %d steps, still violates %s\n", path, res.Steps, res.Property)
+	if *historyHTML != "" {
+		if err := replayHistoryHTML(*historyHTML, path); err != nil {
+			return exitUsage, err
+		}
+	}
 	return exitOK, nil
 }
 

@@ -28,6 +28,8 @@ func Protocol(k int, mut Mutant, vr Variant) *model.Protocol[Node, Msg] {
 		// Lockout: a node that called LOCK and has not locked yet.
 		Hungry:   func(n *Node) bool { return n.State != Idle && n.State != Locked && n.State != Unlock },
 		Liveness: "lockout-freedom",
+		// Each node is a resource held by the nodes whose lock sets hold it.
+		LockHolders: lockHolders,
 	}
 }
 
