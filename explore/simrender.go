@@ -48,9 +48,12 @@ func WriteSimText(w io.Writer, r *SimResult) error {
 	default:
 		fmt.Fprintf(&b, "outcome: no violation found in %d runs (random walks prove nothing)\n", r.Runs)
 	}
-	el := r.Elapsed.Seconds()
-	if el > 0 {
-		fmt.Fprintf(&b, "time: %.2fs  runs/s: %.1f  steps/s: %.0f\n", el, float64(r.Runs)/el, float64(r.Steps)/el)
+	if el := r.Elapsed.Seconds(); el > 0 {
+		fmt.Fprintf(&b, "time: %.2fs  runs/s: %.1f  steps/s: %.0f", el, float64(r.Runs)/el, float64(r.Steps)/el)
+		if r.Violation != nil {
+			fmt.Fprintf(&b, "  minimisation: %.2fs", r.MinimizeElapsed.Seconds())
+		}
+		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -107,7 +107,10 @@ type SimResult struct {
 	// Never lists the actions no run took.
 	Coverage []ActionCount `json:"coverage"`
 	Never    []string      `json:"never_taken"`
-	Elapsed  time.Duration `json:"elapsed_ns"`
+	// Elapsed is the time the walks took; MinimizeElapsed the time
+	// minimisation took after them.
+	Elapsed         time.Duration `json:"elapsed_ns"`
+	MinimizeElapsed time.Duration `json:"minimize_elapsed_ns,omitempty"`
 	// Violation is the first violating run's violation, minimised.
 	Violation *SimViolation `json:"violation,omitempty"`
 }
@@ -316,6 +319,7 @@ func (s *simulation) finish(first *walk) (*SimResult, error) {
 	if s.limit == "stopped" {
 		s.limit = "timeout"
 	}
+	r.Elapsed = time.Since(s.start)
 	switch {
 	case first != nil:
 		r.Outcome = SimViolated
@@ -324,12 +328,12 @@ func (s *simulation) finish(first *walk) (*SimResult, error) {
 			return nil, err
 		}
 		r.Violation = &SimViolation{Minimized: *m, Run: first.run, Seed: first.seed}
+		r.MinimizeElapsed = time.Since(s.start) - r.Elapsed
 	case s.limit != "" && s.opt.Runs > 0:
 		r.Outcome, r.Limit = SimIncomplete, s.limit
 	default:
 		r.Outcome, r.Limit = NoneFound, s.limit
 	}
-	r.Elapsed = time.Since(s.start)
 	return r, nil
 }
 
