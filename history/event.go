@@ -107,3 +107,16 @@ func parseEvent(b []byte) (Event, error) {
 	e.Time = *raw.Time
 	return e, nil
 }
+
+// MarshalJSON writes a numeric process as a number, as Jepsen does.
+func (e Event) MarshalJSON() ([]byte, error) {
+	type plain Event
+	var proc any = e.Process
+	if n, err := strconv.ParseInt(e.Process, 10, 64); err == nil && strconv.FormatInt(n, 10) == e.Process {
+		proc = n
+	}
+	return json.Marshal(struct {
+		Process any `json:"process"`
+		plain
+	}{proc, plain(e)})
+}

@@ -2,6 +2,7 @@ package history_test
 
 import (
 	"bytes"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -232,5 +233,37 @@ func TestRecordedCheckThenSetIsNot(t *testing.T) {
 	wg.Wait()
 	if r := check(t, &buf, "mutex"); r.Verdict != history.NotLinearizable {
 		t.Fatalf("check-then-set race: %v", r.Verdict)
+	}
+}
+
+// TestRecorderFormat: processes are written as numbers, every line is one
+// event, and times never decrease.
+func TestRecorderFormat(t *testing.T) {
+	buf := recordMutex(t)
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 4*40*4 || !strings.HasPrefix(lines[0], `{"process":`) || strings.HasPrefix(lines[0], `{"process":"`) {
+		t.Fatalf("%d lines, first %s", len(lines), lines[0])
+	}
+	events, err := history.ReadJSONL(strings.NewReader(buf.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(events); i++ {
+		if events[i].Time < events[i-1].Time {
+			t.Fatalf("time goes back at line %d", i+1)
+		}
+	}
+}
+
+// TestTestdataVerdicts pins the example histories the README checks.
+func TestTestdataVerdicts(t *testing.T) {
+	for file, want := range map[string]history.Verdict{"testdata/mutex.jsonl": history.Linearizable, "testdata/expired-lease.jsonl": history.NotLinearizable} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := check(t, bytes.NewBuffer(b), "mutex").Verdict; got != want {
+			t.Errorf("%s: %v, want %v", file, got, want)
+		}
 	}
 }

@@ -3,10 +3,13 @@
 //
 //	mxcheck list                  specs, with their flags
 //	mxcheck check SPEC [flags]    explore every behaviour of a configuration
+//	mxcheck simulate SPEC [flags] random walks, violations minimised
 //	mxcheck replay FILE           re-run a stored counterexample
+//	mxcheck history FILE          check a recorded lock history (porcupine)
 //
-// Exit codes: 0 verified (replay: reproduced), 1 violated (replay: diverged
-// or no longer violating), 2 bad usage or input, 3 incomplete.
+// Exit codes: 0 verified (replay: reproduced; simulate: no violation found;
+// history: linearizable), 1 violated (replay: diverged or no longer
+// violating), 2 bad usage or input, 3 incomplete.
 package main
 
 import (
