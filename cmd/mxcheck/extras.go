@@ -47,7 +47,7 @@ func (x *checkExtras) apply(sys model.System, res *explore.Result, stderr io.Wri
 	}
 	for _, v := range res.Violations {
 		if v.Kind != "liveness" {
-			return writeHistoryHTML(x.historyHTML, sys, v.Trace)
+			return writeHistoryHTML(x.historyHTML, sys, v.Trace, stderr)
 		}
 	}
 	fmt.Fprintf(stderr, "mxcheck: --history-html %s: no safety counterexample, so nothing was written\n", x.historyHTML)
@@ -55,8 +55,8 @@ func (x *checkExtras) apply(sys model.System, res *explore.Result, stderr io.Wri
 }
 
 // replayHistoryHTML writes the CS-history picture of the stored trace at
-// tracePath (already replayed, so well-formed).
-func replayHistoryHTML(path, tracePath string) error {
+// tracePath (already replayed, so well-formed); notes go to note.
+func replayHistoryHTML(path, tracePath string, note io.Writer) error {
 	f, err := os.Open(tracePath)
 	if err != nil {
 		return fmt.Errorf("--history-html: %v", err)
@@ -82,5 +82,5 @@ func replayHistoryHTML(path, tracePath string) error {
 	if err != nil {
 		return fmt.Errorf("--history-html: %v", err)
 	}
-	return writeStatesHTML(path, sys, states, steps)
+	return writeStatesHTML(path, sys, states, steps, note)
 }

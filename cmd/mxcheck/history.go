@@ -108,22 +108,25 @@ func writeHTML(path, flag string, res *history.Result) error {
 
 // writeHistoryHTML re-executes trace t and writes porcupine's picture of its
 // CS history, adversary moves as annotations.
-func writeHistoryHTML(path string, sys model.System, t explore.Trace) error {
+func writeHistoryHTML(path string, sys model.System, t explore.Trace, note io.Writer) error {
 	states, steps, err := explore.Execute(sys, t)
 	if err != nil {
 		return fmt.Errorf("--history-html: %v", err)
 	}
-	return writeStatesHTML(path, sys, states, steps)
+	return writeStatesHTML(path, sys, states, steps, note)
 }
 
-// writeStatesHTML writes the CS-history picture of a re-executed trace.
-func writeStatesHTML(path string, sys model.System, states []model.State, steps []model.Transition) error {
+// writeStatesHTML writes the CS-history picture of a re-executed trace. When
+// porcupine cannot decide the history in time (incomplete) it says so on
+// note and writes nothing.
+func writeStatesHTML(path string, sys model.System, states []model.State, steps []model.Transition, note io.Writer) error {
 	res, err := history.CheckTrace(sys, states, steps, history.DefaultTimeout)
 	if err != nil {
 		return fmt.Errorf("--history-html: %v", err)
 	}
 	if res.Verdict == history.Unknown {
-		return fmt.Errorf("--history-html: porcupine could not decide the history within %v", history.DefaultTimeout)
+		_, err := fmt.Fprintf(note, "mxcheck: --history-html %s: porcupine could not decide the CS history within %v (incomplete), so no picture was written\n", path, history.DefaultTimeout)
+		return err
 	}
 	return writeHTML(path, "--history-html", res)
 }

@@ -397,7 +397,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	}
 	fmt.Fprintf(stdout, "reproduced %s: %d steps, still violates %s\n", path, res.Steps, res.Property)
 	if *historyHTML != "" {
-		if err := replayHistoryHTML(*historyHTML, path); err != nil {
+		if err := replayHistoryHTML(*historyHTML, path, stdout); err != nil {
 			return exitUsage, err
 		}
 	}

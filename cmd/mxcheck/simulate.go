@@ -109,7 +109,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 			}
 		}
 		if sf.historyHTML != "" {
-			if err := writeHistoryHTML(sf.historyHTML, sys, res.Violation.Violation.Trace); err != nil {
+			if err := writeHistoryHTML(sf.historyHTML, sys, res.Violation.Violation.Trace, stderr); err != nil {
 				return exitUsage, err
 			}
 		}
