@@ -88,7 +88,7 @@ type SimResult struct {
 	// Limit names what stopped the simulation early ("timeout",
 	// "interrupt"), if anything.
 	Limit string `json:"limit,omitempty"`
-	Seed  uint64 `json:"seed"`
+	Seed  uint64 `json:"seed,string"`
 	// Runs is the number of runs done, up to and including the first
 	// violating one.
 	Runs int64 `json:"runs"`
@@ -121,7 +121,7 @@ type SimViolation struct {
 	// Run is the run's index and Seed its seed: `--runs 1 --seed Seed`
 	// repeats it.
 	Run  int    `json:"run"`
-	Seed uint64 `json:"seed"`
+	Seed uint64 `json:"seed,string"`
 }
 
 // Simulate runs random walks over sys. Walk i starts from a seeded random
@@ -307,6 +307,7 @@ func (s *simulation) finish(first *walk) (*SimResult, error) {
 	if r.Runs > 0 {
 		r.MeanLen = float64(s.lenSum) / float64(r.Runs)
 	}
+	r.Never = []string{}
 	for i, name := range s.names {
 		r.Coverage = append(r.Coverage, ActionCount{name, s.counts[i]})
 		if s.counts[i] == 0 {
