@@ -15,9 +15,11 @@ const (
 // ClassNames names the step classes a simulation weighs, in order.
 var ClassNames = [numClasses]string{"node", "delivery", "env", "adversary"}
 
-// maxWeight bounds a class's weight in a run: each weight is drawn from
-// 0..maxWeight, so some runs never take an adversary move (churn-free) and
-// some take little else (churn-heavy).
+// maxWeight bounds a class's weight in a run. The protocol's own classes
+// weigh 1..maxWeight, the adversary 0..maxWeight: a run that weighs it 0
+// is churn-free while the protocol runs (the adversary moves only once
+// nothing else can), one that weighs it maxWeight against 1s is
+// churn-heavy.
 const maxWeight = 8
 
 // Ends of a walk.
@@ -112,7 +114,11 @@ func (w *walker) run(run int, seed uint64) *walk {
 	g := newGen(seed)
 	r := &walk{run: run, seed: seed, counts: make([]int64, len(w.names)+1)}
 	for c := range r.weights {
-		r.weights[c] = g.intn(maxWeight + 1)
+		if c == classAdversary {
+			r.weights[c] = g.intn(maxWeight + 1)
+		} else {
+			r.weights[c] = 1 + g.intn(maxWeight)
+		}
 	}
 	inits := w.sys.Init()
 	r.init = g.intn(len(inits))
@@ -184,7 +190,8 @@ func (w *walker) violated(r *walk, s model.State) bool {
 }
 
 // pickClass draws a non-empty class with probability proportional to its
-// weight, or uniformly among the non-empty classes when they all weigh 0.
+// weight, or uniformly among the non-empty classes when they all weigh 0
+// (only the adversary can weigh 0).
 // It reports false when every class is empty.
 func pickClass(g *gen, cands *[numClasses][]candidate, weights *[numClasses]int) (int, bool) {
 	total, nonEmpty := 0, 0
