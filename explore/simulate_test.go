@@ -143,12 +143,14 @@ func TestSimulateCoverage(t *testing.T) {
 	}
 }
 
-// TestMinimizeShrinksWalks: greedy deletion alone shrinks long random walks
-// to RA's churn violation (seed fixed), never below the shortest (11 steps)
-// and usually to it.
+// TestMinimizeShrinksWalks: greedy deletion alone shrinks random walks to
+// RA's churn violation (two requests per node, seed fixed), never below the
+// shortest (11 steps) and on average to within a step of it. Executing
+// candidates strictly (no dropping of steps a deletion disabled) leaves 26
+// steps on average: this test fails then.
 func TestMinimizeShrinksWalks(t *testing.T) {
 	sys := buildSpec(t, "ra", model.Values{"churn": "1", "requests": "2"})
-	shrunk, found := 0, 0
+	shrunk, found, total := 0, 0, 0
 	for i := 0; i < 400 && found < 20; i++ {
 		states, steps, prop := explore.Walk(sys, explore.RunSeed(11, i), 300, true)
 		if prop != "mutual-exclusion" {
@@ -166,9 +168,15 @@ func TestMinimizeShrinksWalks(t *testing.T) {
 		if got < len(steps) {
 			shrunk++
 		}
+		total += got
 		_ = states
 	}
 	if found < 10 || shrunk < found/2 {
 		t.Errorf("%d violating walks, %d shrunk", found, shrunk)
+	}
+	mean := float64(total) / float64(max(found, 1))
+	t.Logf("%d violating walks, %d shrunk, mean minimised length %.1f", found, shrunk, mean)
+	if mean > 12 {
+		t.Errorf("greedy deletion leaves %.1f steps on average; the shortest trace has 11 (and greedy reached it on every walk when this test was written)", mean)
 	}
 }
