@@ -73,7 +73,7 @@ func TestMinimizeKeepsStoredLength(t *testing.T) {
 		if s.trace.Meta.Kind == "liveness" {
 			t.Skip("lassos are not minimised")
 		}
-		m, err := explore.Minimize(s.sys, 0, s.steps, s.trace.Meta.Property, s.trace.Meta.Kind, -1)
+		m, err := explore.Minimize(s.sys, 0, s.steps, s.trace.Meta.Property, s.trace.Meta.Kind, explore.MinimizeOptions{States: -1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,16 @@ import (
 // greedy deletion, in distinct states.
 const DefaultMinimizeStates = 1_000_000
 
+// MinimizeOptions configures Minimize. The zero value means: greedy
+// deletion, then a BFS of at most DefaultMinimizeStates states.
+type MinimizeOptions struct {
+	// States bounds the BFS for a shorter trace, in distinct states: 0
+	// means DefaultMinimizeStates; negative skips the BFS.
+	States int
+	// Interrupt, once closed, stops the BFS; the greedy result stands.
+	Interrupt <-chan struct{}
+}
+
 // Minimized is a counterexample after minimisation.
 type Minimized struct {
 	// Violation is the minimised violation, its trace rendered.
@@ -58,10 +68,11 @@ type shrinker struct {
 // step (each step matched by its kind, node, action, choice, arguments and
 // label, or for a delivery the same sender, in the new state; steps no
 // longer enabled are dropped too) and kept when it reaches a state violating
-// prop (it is cut there): what is kept always executes. then, unless bfsStates < 0, a BFS bounded to fewer steps than the
-// greedy trace and to bfsStates distinct states (0: DefaultMinimizeStates)
-// for a shorter one. The result is never longer than the input.
-func Minimize(sys model.System, init int, steps []model.Transition, prop, kind string, bfsStates int) (*Minimized, error) {
+// prop (it is cut there): what is kept always executes. Then, unless
+// opt.States < 0, a BFS bounded to fewer steps than the greedy trace and
+// to opt.States distinct states looks for a shorter one. The result is
+// never longer than the input.
+func Minimize(sys model.System, init int, steps []model.Transition, prop, kind string, opt MinimizeOptions) (*Minimized, error) {
 	sh := &shrinker{sys: sys, prop: prop, kind: kind}
 	sh.desc, _ = sys.(model.Describer)
 	sh.namer, _ = sys.(model.ActionNamer)
@@ -137,8 +148,8 @@ func Minimize(sys model.System, init int, steps []model.Transition, prop, kind s
 		m.Steps[i] = cur[i].t
 	}
 	m.BFS = "skipped"
-	if bfsStates >= 0 && len(cur) > 1 {
-		if err := sh.bfs(m, bfsStates); err != nil {
+	if opt.States >= 0 && len(cur) > 1 {
+		if err := sh.bfs(m, opt); err != nil {
 			return nil, err
 		}
 	}
@@ -151,7 +162,7 @@ func Minimize(sys model.System, init int, steps []model.Transition, prop, kind s
 
 // MinimizeViolation minimises a violation found by a search (its trace is
 // re-executed first). Liveness lassos are returned unchanged.
-func MinimizeViolation(sys model.System, v Violation, bfsStates int) (*Minimized, error) {
+func MinimizeViolation(sys model.System, v Violation, opt MinimizeOptions) (*Minimized, error) {
 	states, steps, err := Execute(sys, v.Trace)
 	if err != nil {
 		return nil, fmt.Errorf("minimize: %v", err)
@@ -167,7 +178,7 @@ func MinimizeViolation(sys model.System, v Violation, bfsStates int) (*Minimized
 	if v.Kind == "liveness" {
 		return &Minimized{Violation: v, Init: init, Steps: steps, Original: len(steps), Greedy: len(steps), BFS: "skipped"}, nil
 	}
-	return Minimize(sys, init, steps, v.Property, v.Kind, bfsStates)
+	return Minimize(sys, init, steps, v.Property, v.Kind, opt)
 }
 
 func (sh *shrinker) label(s model.State, t model.Transition) string {
@@ -238,11 +249,12 @@ func (sh *shrinker) violates(s model.State) bool {
 }
 
 // bfs looks for a violation of the property in fewer steps than m.Steps.
-func (sh *shrinker) bfs(m *Minimized, bfsStates int) error {
-	if bfsStates == 0 {
-		bfsStates = DefaultMinimizeStates
+func (sh *shrinker) bfs(m *Minimized, mo MinimizeOptions) error {
+	states := mo.States
+	if states == 0 {
+		states = DefaultMinimizeStates
 	}
-	opt := Options{MaxDepth: len(m.Steps) - 1, MaxStates: bfsStates, Continue: true, NoDeadlock: sh.kind != "deadlock"}
+	opt := Options{MaxDepth: len(m.Steps) - 1, MaxStates: states, Continue: true, NoDeadlock: sh.kind != "deadlock", Interrupt: mo.Interrupt}
 	chk, err := New(sh.sys, opt)
 	if err != nil {
 		return fmt.Errorf("minimize: %v", err)

@@ -324,7 +324,7 @@ func (s *simulation) finish(first *walk) (*SimResult, error) {
 	switch {
 	case first != nil:
 		r.Outcome = SimViolated
-		m, err := Minimize(s.sys, first.init, first.steps, first.prop, first.kind, s.opt.MinimizeStates)
+		m, err := Minimize(s.sys, first.init, first.steps, first.prop, first.kind, MinimizeOptions{States: s.opt.MinimizeStates, Interrupt: s.opt.Interrupt})
 		if err != nil {
 			return nil, err
 		}

@@ -27,13 +27,13 @@ func (x *checkExtras) register(fs *pflag.FlagSet) {
 
 // apply minimises res's violations (with --minimize, saying so on stderr)
 // and writes the CS-history picture of the first one (--history-html).
-func (x *checkExtras) apply(sys model.System, res *explore.Result, stderr io.Writer) error {
+func (x *checkExtras) apply(sys model.System, res *explore.Result, interrupt <-chan struct{}, stderr io.Writer) error {
 	if x.minimize {
 		for i, v := range res.Violations {
 			if v.Kind == "liveness" {
 				continue
 			}
-			m, err := explore.MinimizeViolation(sys, v, x.minStates)
+			m, err := explore.MinimizeViolation(sys, v, explore.MinimizeOptions{States: x.minStates, Interrupt: interrupt})
 			if err != nil {
 				return err
 			}

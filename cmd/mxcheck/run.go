@@ -254,7 +254,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	res := chk.Run()
-	if err := cf.extra.apply(sys, res, stderr); err != nil {
+	if err := cf.extra.apply(sys, res, stop, stderr); err != nil {
 		return exitUsage, err
 	}
 	if cf.dotOut != "" && res.Verdict == explore.Violated {
