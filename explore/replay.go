@@ -124,11 +124,7 @@ func ReplayReader(r io.Reader, lookup func(name string) *model.Spec) (ReplayResu
 	if spec == nil {
 		return ReplayResult{}, fmt.Errorf("unknown spec %q", t.Meta.Spec)
 	}
-	values, err := spec.Normalize(t.Meta.Params)
-	if err != nil {
-		return ReplayResult{}, err
-	}
-	sys, err := spec.Build(values)
+	sys, _, err := spec.Compile(t.Meta.Params)
 	if err != nil {
 		return ReplayResult{}, err
 	}

@@ -74,10 +74,7 @@ func parseSuite(r io.Reader) ([]suiteRow, error) {
 		if err := fs.Parse(fields[1:]); err != nil {
 			return nil, fmt.Errorf("line %d: %v", n, err)
 		}
-		row.values = model.Values{}
-		for k, g := range get {
-			row.values[k] = g()
-		}
+		row.values = get()
 		row.opt, err = cf.options()
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %v", n, err)
@@ -125,7 +122,7 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 	checkers := make([]*explore.Checker, len(rows))
 	for i, row := range rows {
 		row.opt.Interrupt = stop
-		sys, err := row.spec.Build(row.values)
+		sys, _, err := row.spec.Compile(row.values)
 		if err != nil {
 			return exitUsage, usagef("suite line %d: %v", row.line, err)
 		}

@@ -475,68 +475,36 @@ var Spec = &model.Spec{
 	Name:    "camera",
 	Summary: "Camera, churn-tolerant Ricart–Agrawala, fast path (seed 003 Algorithm 1)",
 	Params: []model.Param{
-		{Name: "nodes", Kind: model.IntParam, Default: "3", Usage: "number of nodes"},
-		{Name: "requests", Kind: model.IntParam, Default: "1", Usage: "CS requests per node"},
-		{Name: "missing", Kind: model.StringParam, Default: "", Usage: "I:J[,I:J...]: node I's membership list lacks node J"},
-		{Name: "churn", Kind: model.IntParam, Default: "0", Usage: "membership entries the adversary may remove while the protocol runs"},
-		{Name: "churn-keeps-mfp", Kind: model.BoolParam, Default: "false", Usage: "the adversary only removes entries after which the Mutual Friend Property still holds"},
-		{Name: "variant", Kind: model.StringParam, Default: string(FastPath), Usage: "fast-path (Algorithm 1) or ask-recently-oked (our churn repair)"},
-		{Name: "mutant", Kind: model.StringParam, Default: string(Faithful), Usage: "deliberate bug: none, ignore-recently-oked, no-learn-on-request, forget-deferred"},
+		model.NodesParam(3),
+		model.RequestsParam(1),
+		model.MissingParam(),
+		model.ChurnParam(),
+		model.BoolParam("churn-keeps-mfp", false, "the adversary only removes entries after which the Mutual Friend Property still holds"),
+		model.EnumParam("variant", "algorithm version",
+			model.Option{Name: string(FastPath), Usage: "Algorithm 1"},
+			model.Option{Name: string(AskRecentlyOKed), Usage: "our churn repair"}),
+		model.EnumParam("mutant", "deliberate bug",
+			model.Option{Name: string(Faithful)}, model.Option{Name: string(IgnoreRecentlyOKed)},
+			model.Option{Name: string(NoLearnOnRequest)}, model.Option{Name: string(ForgetDeferred)}),
 	},
 	Build: Build,
 }
 
 // Build compiles a configuration of camera.
-func Build(v model.Values) (model.System, error) {
-	n, err := v.IntIn("nodes", 1, model.MaxNodes)
-	if err != nil {
-		return nil, err
-	}
-	r, err := v.IntIn("requests", 0, 15)
-	if err != nil {
-		return nil, err
-	}
+func Build(a *model.Args) (model.System, error) {
+	n, r := a.Int("nodes"), a.Int("requests")
 	if n*r > MaxReqs {
-		return nil, fmt.Errorf("--requests: nodes × requests must be at most %d (the recentlyOKed bound), got %d×%d", MaxReqs, n, r)
+		return nil, a.Errorf("requests", "nodes × requests must be at most %d (the recentlyOKed bound), got %d×%d", MaxReqs, n, r)
 	}
-	churn, err := v.IntIn("churn", 0, 255)
+	members := a.Members("missing")
+	cfg := model.Config{Nodes: n, Requests: r, Members: members, Budget: model.Budget{Removes: uint8(a.Int("churn"))}}
+	m, err := model.Compile(Protocol(Variant(a.String("variant")), Mutant(a.String("mutant"))), cfg)
 	if err != nil {
 		return nil, err
 	}
-	keep, err := v.Bool("churn-keeps-mfp")
-	if err != nil {
-		return nil, err
-	}
-	missing, err := model.ParsePairs("missing", v.String("missing"), n)
-	if err != nil {
-		return nil, err
-	}
-	members := make([]model.NodeSet, n)
-	for i := range members {
-		members[i] = model.FullSet(n)
-	}
-	for _, p := range missing {
-		if p[0] == p[1] {
-			return nil, fmt.Errorf("--missing: %d:%d: a node's list always contains itself", p[0], p[1])
-		}
-		members[p[0]] = members[p[0]].Remove(p[1])
-	}
-	mut := Mutant(v.String("mutant"))
-	if err := model.Choice("mutant", string(mut), string(Faithful), string(IgnoreRecentlyOKed), string(NoLearnOnRequest), string(ForgetDeferred)); err != nil {
-		return nil, err
-	}
-	variant := Variant(v.String("variant"))
-	if err := model.Choice("variant", string(variant), string(FastPath), string(AskRecentlyOKed)); err != nil {
-		return nil, err
-	}
-	cfg := model.Config{Nodes: n, Requests: r, Members: members, Budget: model.Budget{Removes: uint8(churn)}}
-	m, err := model.Compile(Protocol(variant, mut), cfg)
-	if err != nil {
-		return nil, err
-	}
-	if keep {
+	if a.Bool("churn-keeps-mfp") {
 		if ok, i, j := MFP(members, requesters(&cfg)); !ok {
-			return nil, fmt.Errorf("--churn-keeps-mfp: the initial lists already break the Mutual Friend Property (%v and %v share no node)", i, j)
+			return nil, a.Errorf("churn-keeps-mfp", "the initial lists already break the Mutual Friend Property (%v and %v share no node)", i, j)
 		}
 		return keepMFP{m, requesters(&cfg)}, nil
 	}

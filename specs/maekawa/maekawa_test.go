@@ -82,11 +82,7 @@ func TestBadInput(t *testing.T) {
 		{"variant": "nope"},
 		{"mutant": "yield-in-cs"},
 	} {
-		v, err := maekawa.Spec.Normalize(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := maekawa.Spec.Build(v); err == nil {
+		if _, _, err := maekawa.Spec.Compile(c); err == nil {
 			t.Errorf("%v: accepted", c)
 		} else {
 			t.Logf("%v: %v", c, err)

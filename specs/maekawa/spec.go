@@ -515,53 +515,41 @@ var Spec = &model.Spec{
 	Name:    "maekawa",
 	Summary: "Maekawa's √N voting algorithm over churning voting sets (seed 003 §III-B)",
 	Params: []model.Param{
-		{Name: "nodes", Kind: model.IntParam, Default: "4", Usage: "number of nodes, a square (1, 4, 9, 16): the voting sets come from a √N×√N grid"},
-		{Name: "requests", Kind: model.IntParam, Default: "1", Usage: "CS requests per requesting node"},
-		{Name: "requesters", Kind: model.StringParam, Default: "", Usage: "I[,I...]: the nodes that request the CS (default: every node)"},
-		{Name: "replace", Kind: model.StringParam, Default: "", Usage: "I:J=K[,I:J=K...]: in node I's voting set, member J is replaced by K (applied in order)"},
-		{Name: "churn", Kind: model.IntParam, Default: "0", Usage: "voting-set entries the adversary may remove while the protocol runs"},
-		{Name: "variant", Kind: model.StringParam, Default: string(Classic), Usage: "classic (no deadlock handling), yield (INQUIRE/FAILED/YIELD, Maekawa 1985) yield-lock-only (the textbook shortcut) or yield-fail-displaced (our repair)"},
-		{Name: "mutant", Kind: model.StringParam, Default: string(Faithful), Usage: "deliberate bug: none, vote-twice, yield-in-cs, keep-vote"},
+		model.IntParam("nodes", 4, 1, model.MaxNodes, "number of nodes, a square (1, 4, 9, 16): the voting sets come from a √N×√N grid"),
+		model.IntParam("requests", 1, 0, 15, "CS requests per requesting node"),
+		model.TextParam("requesters", "", "I[,I...]: the nodes that request the CS (default: every node)"),
+		model.TextParam("replace", "", "I:J=K[,I:J=K...]: in node I's voting set, member J is replaced by K (applied in order)"),
+		model.IntParam("churn", 0, 0, 255, "voting-set entries the adversary may remove while the protocol runs"),
+		model.EnumParam("variant", "deadlock handling",
+			model.Option{Name: string(Classic), Usage: "none"},
+			model.Option{Name: string(YieldVariant), Usage: "INQUIRE/FAILED/YIELD, Maekawa 1985"},
+			model.Option{Name: string(YieldLockOnly), Usage: "the textbook shortcut"},
+			model.Option{Name: string(YieldFailDisplaced), Usage: "our repair"}),
+		model.EnumParam("mutant", "deliberate bug",
+			model.Option{Name: string(Faithful)}, model.Option{Name: string(VoteTwice)},
+			model.Option{Name: string(YieldInCS)}, model.Option{Name: string(KeepVote)}),
 	},
 	Build: Build,
 }
 
 // Build compiles a configuration of maekawa.
-func Build(v model.Values) (model.System, error) {
-	n, err := v.IntIn("nodes", 1, model.MaxNodes)
-	if err != nil {
-		return nil, err
-	}
+func Build(a *model.Args) (model.System, error) {
+	n := a.Int("nodes")
 	sets, err := Grid(n)
 	if err != nil {
-		return nil, err
+		return nil, a.Errorf("nodes", "%v", err)
 	}
-	r, err := v.IntIn("requests", 0, 15)
+	requesters, err := parseNodes("requesters", a.String("requesters"), n)
 	if err != nil {
 		return nil, err
 	}
-	requesters, err := parseNodes("requesters", v.String("requesters"), n)
-	if err != nil {
+	if _, err := Replace(sets, a.String("replace")); err != nil {
 		return nil, err
 	}
-	if _, err := Replace(sets, v.String("replace")); err != nil {
-		return nil, err
-	}
-	churn, err := v.IntIn("churn", 0, 255)
-	if err != nil {
-		return nil, err
-	}
-	variant := Variant(v.String("variant"))
-	if err := model.Choice("variant", string(variant), string(Classic), string(YieldVariant), string(YieldLockOnly), string(YieldFailDisplaced)); err != nil {
-		return nil, err
-	}
-	mut := Mutant(v.String("mutant"))
-	if err := model.Choice("mutant", string(mut), string(Faithful), string(VoteTwice), string(YieldInCS), string(KeepVote)); err != nil {
-		return nil, err
-	}
+	variant, mut := Variant(a.String("variant")), Mutant(a.String("mutant"))
 	if mut == YieldInCS && variant == Classic {
-		return nil, fmt.Errorf("--mutant: yield-in-cs needs --variant=yield")
+		return nil, a.Errorf("mutant", "yield-in-cs needs --variant=yield")
 	}
-	cfg := model.Config{Nodes: n, Requests: r, Members: sets, Budget: model.Budget{Removes: uint8(churn)}}
+	cfg := model.Config{Nodes: n, Requests: a.Int("requests"), Members: sets, Budget: model.Budget{Removes: uint8(a.Int("churn"))}}
 	return model.Compile(Protocol(variant, mut, requesters), cfg)
 }

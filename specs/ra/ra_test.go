@@ -79,11 +79,7 @@ func TestBadConfigurations(t *testing.T) {
 		"not-a-number":         {"nodes": "three"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			full, err := ra.Spec.Normalize(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := ra.Spec.Build(full); err == nil {
+			if _, _, err := ra.Spec.Compile(v); err == nil {
 				t.Errorf("Build(%v) succeeded, want an error", v)
 			}
 		})

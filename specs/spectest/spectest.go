@@ -49,15 +49,11 @@ type Case struct {
 // Build compiles case c of spec, failing the test on error.
 func Build(t testing.TB, spec *model.Spec, params model.Values) (model.System, model.Values) {
 	t.Helper()
-	v, err := spec.Normalize(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys, err := spec.Build(v)
+	sys, a, err := spec.Compile(params)
 	if err != nil {
 		t.Fatalf("build %s %v: %v", spec.Name, params, err)
 	}
-	return sys, v
+	return sys, a.Values()
 }
 
 // Run checks one configuration with the given options, failing on error.
