@@ -95,7 +95,7 @@ func replay(sys model.System, t *ITFTrace) ReplayResult {
 // deadlocked reports whether s has pending work and no step but stutters and
 // adversary moves.
 func deadlocked(sys model.System, s model.State) bool {
-	w, ok := sys.(model.Worker)
+	w, ok := sys.(model.WorkPending)
 	if !ok || !w.Pending(s) {
 		return false
 	}

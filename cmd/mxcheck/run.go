@@ -99,6 +99,12 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 		return exitUsage, usagef("list takes no arguments")
 	}
 	var b strings.Builder
+	width := 0
+	for _, s := range specs.All() {
+		for _, p := range s.Params {
+			width = max(width, len(p.Name))
+		}
+	}
 	for _, s := range specs.All() {
 		fmt.Fprintf(&b, "%s\t%s\n", s.Name, s.Summary)
 		for _, p := range s.Params {
@@ -106,7 +112,7 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 			if def == "" {
 				def = `""`
 			}
-			fmt.Fprintf(&b, "    --%-12s %s (default %s)\n", p.Name, p.Help(), def)
+			fmt.Fprintf(&b, "    --%-*s  %s (default %s)\n", width, p.Name, p.Help(), def)
 		}
 	}
 	_, err := io.WriteString(stdout, b.String())

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -338,16 +337,6 @@ func Violations(t *testing.T, spec *model.Spec, dir string, cases []Expect) {
 			Compare(t, filepath.Join(dir, c.Name+".itf.json"), buf.Bytes())
 		})
 	}
-}
-
-// Names returns the sorted property names of a result, for messages.
-func Names(r *explore.Result) []string {
-	var out []string
-	for _, p := range r.Properties {
-		out = append(out, p.Name)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Liveness checks every case with --liveness under both choice modes
