@@ -52,8 +52,6 @@ func Compile[N Value, M Message](p *Protocol[N, M], c Config) (*Machine[N, M], e
 	return m, nil
 }
 
-
-
 // Init returns the single initial state.
 func (m *Machine[N, M]) Init() []State { return []State{initialWorld(m.p, &m.cfg)} }
 
