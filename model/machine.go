@@ -184,6 +184,12 @@ func (m *Machine[N, M]) Successors(s State, yield func(Transition, State) bool) 
 		}
 	}
 	next.hint.dirty = allDirty // an adversary move may change any node's bookkeeping
+	if assume := m.p.Assume; assume != nil {
+		m.adversary(w, next, func(t Transition, s State) bool {
+			return !assume(s.(*World[N, M])) || yield(t, s)
+		})
+		return
+	}
 	m.adversary(w, next, yield)
 }
 
