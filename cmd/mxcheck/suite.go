@@ -113,28 +113,26 @@ func suiteRowOf(n int, fields []string, want string) (suiteRow, error) {
 	default:
 		return suiteRow{}, fmt.Errorf("line %d: unknown verdict %q", n, want)
 	}
-	{
-		fs := pflag.NewFlagSet("suite", pflag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		var cf checkFlags
-		cf.register(fs)
-		get, err := specFlags(fs, spec)
-		if err != nil {
-			return suiteRow{}, err
-		}
-		if err := fs.Parse(fields[1:]); err != nil {
-			return suiteRow{}, fmt.Errorf("line %d: %v", n, err)
-		}
-		if fs.NArg() > 0 {
-			return suiteRow{}, fmt.Errorf("line %d: unexpected %q (flags are --name=value)", n, fs.Arg(0))
-		}
-		row.values = get()
-		row.opt, err = cf.options()
-		if err != nil {
-			return suiteRow{}, fmt.Errorf("line %d: %v", n, err)
-		}
-		row.symmetry, row.symExplicit = cf.symmetry, fs.Changed("symmetry")
+	fs := pflag.NewFlagSet("suite", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var cf checkFlags
+	cf.register(fs)
+	get, err := specFlags(fs, spec)
+	if err != nil {
+		return suiteRow{}, err
 	}
+	if err := fs.Parse(fields[1:]); err != nil {
+		return suiteRow{}, fmt.Errorf("line %d: %v", n, err)
+	}
+	if fs.NArg() > 0 {
+		return suiteRow{}, fmt.Errorf("line %d: unexpected %q (flags are --name=value)", n, fs.Arg(0))
+	}
+	row.values = get()
+	row.opt, err = cf.options()
+	if err != nil {
+		return suiteRow{}, fmt.Errorf("line %d: %v", n, err)
+	}
+	row.symmetry, row.symExplicit = cf.symmetry, fs.Changed("symmetry")
 	return row, nil
 }
 
