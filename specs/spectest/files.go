@@ -87,18 +87,24 @@ func RunBlock(t *testing.T, spec *model.Spec, b *testfile.Block) []string {
 			MustReplay(t, sys, spec.Name, v, x)
 		}
 	}
+	out := ResultLines(bfs)
 	if b.Store != "" {
 		if len(bfs.Violations) == 0 {
 			t.Errorf("%s: store=%s but nothing is violated", b.Command(), b.Store)
-		} else {
-			var buf bytes.Buffer
-			if err := explore.NewITF(spec.Name, v, bfs.Violations[0]).Write(&buf); err != nil {
-				t.Fatal(err)
-			}
-			Compare(t, filepath.Join(RepoRoot(t), "counterexamples", spec.Name, b.Store+".itf.json"), buf.Bytes())
+			return out
 		}
+		// The first violation a BFS meets is the one `mxcheck check` stops
+		// at and writes with --trace-out.
+		x := bfs.Violations[0]
+		var buf bytes.Buffer
+		if err := explore.NewITF(spec.Name, v, x).Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		rel := filepath.Join("counterexamples", spec.Name, b.Store+".itf.json")
+		Compare(t, filepath.Join(RepoRoot(t), rel), buf.Bytes())
+		out = append(out, fmt.Sprintf("first %s %d steps: %s", x.Property, x.Trace.Len(), filepath.ToSlash(rel)))
 	}
-	return ResultLines(bfs)
+	return out
 }
 
 // ResultLines renders what a check block pins of a result: the verdict and

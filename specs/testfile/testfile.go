@@ -24,6 +24,7 @@ import (
 //	violated distinct=1840 transitions=5202 depth=19
 //	mutual-exclusion violated 10 steps
 //	no-deadlock holds
+//	first mutual-exclusion 10 steps: counterexamples/ra/asymmetric-ignorance.itf.json
 //
 // Comment lines (#) before a command describe it; a blank line ends the
 // output. Commands:
@@ -33,8 +34,9 @@ import (
 //     levels on disk and every reduction the spec supports; every trace
 //     must replay. The output is the verdict, distinct states, transitions
 //     and depth, then each property's status with the length of its
-//     shortest counterexample. store=NAME also pins the first violation's
-//     trace as counterexamples/SPEC/NAME.itf.json.
+//     shortest counterexample. store=NAME also pins the first violation
+//     (the one `mxcheck check` stops at) and its trace, stored as
+//     counterexamples/SPEC/NAME.itf.json.
 //   - liveness SPEC FLAGS...: lockout/starvation freedom under weak
 //     fairness in both choice modes, one line each: the status, the size of
 //     the liveness graph, and for a lasso the starving node, stem and loop.
