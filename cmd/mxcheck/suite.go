@@ -31,7 +31,7 @@ type suiteRow struct {
 
 // parseSuite reads a suite file: one row per line, `#` comments and blank
 // lines ignored; or a spec's test file (specs/*/testdata/*.txt), whose check
-// blocks become rows expecting the verdict they pin. The error names the
+// and trace blocks become rows expecting the verdict they pin. The error names the
 // line.
 func parseSuite(r io.Reader) ([]suiteRow, error) {
 	data, err := io.ReadAll(r)
@@ -78,8 +78,8 @@ func suiteRowsOfTestFile(data []byte) ([]suiteRow, error) {
 	}
 	var rows []suiteRow
 	for _, b := range blocks {
-		if b.Cmd != "check" {
-			continue
+		if b.Verdict() == "" {
+			continue // liveness: not a verdict of check
 		}
 		row, err := suiteRowOf(b.Line, append([]string{b.Spec}, b.Flags...), b.Verdict())
 		if err != nil {

@@ -72,6 +72,13 @@ func RunBlock(t *testing.T, spec *model.Spec, b *testfile.Block) []string {
 	switch b.Cmd {
 	case "liveness":
 		return livenessLines(t, sys, spec, v)
+	case "trace":
+		r := Run(t, sys, explore.Options{})
+		if r.Verdict != explore.Violated {
+			t.Fatalf("%s: %s, want a violation", b.Command(), r.Verdict)
+		}
+		MustReplay(t, sys, spec.Name, v, r.Violations[0])
+		return []string{storeFirst(t, spec, v, b.Store, r.Violations[0])}
 	}
 	bfs := Run(t, sys, explore.Options{Continue: true})
 	dfs := Run(t, sys, explore.Options{Continue: true, Strategy: explore.DFS})
@@ -95,16 +102,22 @@ func RunBlock(t *testing.T, spec *model.Spec, b *testfile.Block) []string {
 		}
 		// The first violation a BFS meets is the one `mxcheck check` stops
 		// at and writes with --trace-out.
-		x := bfs.Violations[0]
-		var buf bytes.Buffer
-		if err := explore.NewITF(spec.Name, v, x).Write(&buf); err != nil {
-			t.Fatal(err)
-		}
-		rel := filepath.Join("counterexamples", spec.Name, b.Store+".itf.json")
-		Compare(t, filepath.Join(RepoRoot(t), rel), buf.Bytes())
-		out = append(out, fmt.Sprintf("first %s %d steps: %s", x.Property, x.Trace.Len(), filepath.ToSlash(rel)))
+		out = append(out, storeFirst(t, spec, v, b.Store, bfs.Violations[0]))
 	}
 	return out
+}
+
+// storeFirst compares (or writes) the trace of x as
+// counterexamples/SPEC/NAME.itf.json and returns the line that pins it.
+func storeFirst(t testing.TB, spec *model.Spec, v model.Values, name string, x explore.Violation) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := explore.NewITF(spec.Name, v, x).Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	rel := filepath.Join("counterexamples", spec.Name, name+".itf.json")
+	Compare(t, filepath.Join(RepoRoot(t), rel), buf.Bytes())
+	return fmt.Sprintf("first %s %d steps: %s", x.Property, x.Trace.Len(), filepath.ToSlash(rel))
 }
 
 // ResultLines renders what a check block pins of a result: the verdict and

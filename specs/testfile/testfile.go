@@ -37,6 +37,9 @@ import (
 //     shortest counterexample. store=NAME also pins the first violation
 //     (the one `mxcheck check` stops at) and its trace, stored as
 //     counterexamples/SPEC/NAME.itf.json.
+//   - trace SPEC FLAGS... store=NAME: the first violation of a BFS that
+//     stops there, and its trace stored as above, for configurations too
+//     large to explore to the end in every test run.
 //   - liveness SPEC FLAGS...: lockout/starvation freedom under weak
 //     fairness in both choice modes, one line each: the status, the size of
 //     the liveness graph, and for a lasso the starving node, stem and loop.
@@ -49,7 +52,7 @@ type Block struct {
 	Line int
 	// Comment holds the comment lines before the command, without "# ".
 	Comment []string
-	// Cmd is "check" or "liveness".
+	// Cmd is "check", "trace" or "liveness".
 	Cmd string
 	// Spec is the spec's name.
 	Spec string
@@ -72,9 +75,11 @@ func (b *Block) Command() string {
 	return strings.Join(parts, " ")
 }
 
-// Verdict is the verdict a check block pins (the first word of its
-// output), or "".
+// Verdict is the verdict a check or trace block pins, or "".
 func (b *Block) Verdict() string {
+	if b.Cmd == "trace" {
+		return "violated"
+	}
 	if b.Cmd != "check" || len(b.Want) == 0 {
 		return ""
 	}
@@ -152,8 +157,8 @@ func ParseFile(r io.Reader) ([]Block, error) {
 
 func parseCommand(line string) (Block, error) {
 	f := strings.Fields(line)
-	if len(f) < 2 || f[0] != "check" && f[0] != "liveness" {
-		return Block{}, fmt.Errorf("want `check SPEC FLAGS...` or `liveness SPEC FLAGS...`")
+	if len(f) < 2 || f[0] != "check" && f[0] != "trace" && f[0] != "liveness" {
+		return Block{}, fmt.Errorf("want `check|trace|liveness SPEC FLAGS...`")
 	}
 	b := Block{Cmd: f[0], Spec: f[1], Params: model.Values{}}
 	for _, arg := range f[2:] {
@@ -174,6 +179,9 @@ func parseCommand(line string) (Block, error) {
 		}
 		b.Params[name] = value
 		b.Flags = append(b.Flags, arg)
+	}
+	if b.Cmd == "trace" && b.Store == "" {
+		return Block{}, fmt.Errorf("trace needs store=NAME")
 	}
 	return b, nil
 }
