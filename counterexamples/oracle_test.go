@@ -41,11 +41,7 @@ func eachStored(t *testing.T, f func(t *testing.T, s stored)) {
 				t.Fatal(err)
 			}
 			spec := specs.Lookup(tr.Meta.Spec)
-			values, err := spec.Normalize(tr.Meta.Params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sys, err := spec.Build(values)
+			sys, _, err := spec.Compile(tr.Meta.Params)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -342,7 +342,7 @@ func (s *simulation) finish(first *walk) (*SimResult, error) {
 // deadlock.
 func simProperties(sys model.System, opt SimOptions) ([]model.Invariant, bool, error) {
 	all := sys.Invariants()
-	_, worker := sys.(model.Worker)
+	_, worker := sys.(model.WorkPending)
 	if len(opt.Properties) == 0 {
 		return all, !opt.NoDeadlock, nil
 	}

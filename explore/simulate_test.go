@@ -14,11 +14,7 @@ import (
 func buildSpec(t testing.TB, name string, params model.Values) model.System {
 	t.Helper()
 	spec := specs.Lookup(name)
-	values, err := spec.Normalize(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys, err := spec.Build(values)
+	sys, _, err := spec.Compile(params)
 	if err != nil {
 		t.Fatal(err)
 	}

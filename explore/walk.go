@@ -40,7 +40,7 @@ type candidate struct {
 type walker struct {
 	sys    model.System
 	inv    []model.Invariant
-	worker model.Worker // nil when deadlock is not checked
+	worker model.WorkPending // nil when deadlock is not checked
 	namer  model.ActionNamer
 	names  map[string]int // action name -> coverage index
 	depth  int
@@ -68,7 +68,7 @@ type walk struct {
 func newWalker(sys model.System, inv []model.Invariant, names []string, deadlock bool, depth int) *walker {
 	w := &walker{sys: sys, inv: inv, depth: depth, names: map[string]int{}}
 	w.namer, _ = sys.(model.ActionNamer)
-	if wk, ok := sys.(model.Worker); ok && deadlock {
+	if wk, ok := sys.(model.WorkPending); ok && deadlock {
 		w.worker = wk
 	}
 	for i, n := range names {

@@ -11,11 +11,7 @@ import (
 // the protocol runs (the adversary moves only once nothing else can), and
 // other runs churn in the middle of the protocol.
 func TestClassWeights(t *testing.T) {
-	values, err := ra.Spec.Normalize(model.Values{"churn": "2", "requests": "2"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys, err := ra.Spec.Build(values)
+	sys, _, err := ra.Spec.Compile(model.Values{"churn": "2", "requests": "2"})
 	if err != nil {
 		t.Fatal(err)
 	}

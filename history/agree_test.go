@@ -22,17 +22,14 @@ var lockLike = []struct {
 	{"ra", model.Values{"churn": "1", "requests": "2"}, true},
 	{"camera", model.Values{"churn": "1", "requests": "2"}, true},
 	{"maekawa", model.Values{"requesters": "0,3", "variant": "yield-fail-displaced", "churn": "2", "requests": "2"}, true},
+	{"tokenlock", model.Values{"mutant": "eager-enter", "requests": "2"}, true},
 	{"lme", model.Values{"nodes": "3", "connects": "1", "disconnects": "1", "locks": "2", "variant": "repaired"}, false},
 }
 
 func build(t testing.TB, name string, params model.Values) model.System {
 	t.Helper()
 	spec := specs.Lookup(name)
-	values, err := spec.Normalize(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys, err := spec.Build(values)
+	sys, _, err := spec.Compile(params)
 	if err != nil {
 		t.Fatal(err)
 	}

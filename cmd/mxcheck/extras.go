@@ -70,11 +70,7 @@ func replayHistoryHTML(path, tracePath string, note io.Writer) error {
 	if spec == nil {
 		return fmt.Errorf("--history-html: unknown spec %q", t.Meta.Spec)
 	}
-	values, err := spec.Normalize(t.Meta.Params)
-	if err != nil {
-		return fmt.Errorf("--history-html: %v", err)
-	}
-	sys, err := spec.Build(values)
+	sys, _, err := spec.Compile(t.Meta.Params)
 	if err != nil {
 		return fmt.Errorf("--history-html: %v", err)
 	}

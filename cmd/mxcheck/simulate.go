@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mxcheck/mxcheck/explore"
-	"github.com/mxcheck/mxcheck/model"
 	"github.com/mxcheck/mxcheck/specs"
 )
 
@@ -70,7 +69,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("simulate "+spec.Name, pflag.ContinueOnError)
 	var sf simFlags
 	sf.register(fs)
-	getters, err := specFlags(fs, spec)
+	given, err := specFlags(fs, spec)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -80,18 +79,15 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 	if fs.NArg() > 0 {
 		return exitUsage, usagef("unexpected argument %q", fs.Arg(0))
 	}
-	values := model.Values{}
-	for name, get := range getters {
-		values[name] = get()
-	}
 	opt, err := sf.options()
 	if err != nil {
 		return exitUsage, err
 	}
-	sys, err := spec.Build(values)
+	sys, bound, err := spec.Compile(given())
 	if err != nil {
 		return exitUsage, usageError{err.Error()}
 	}
+	values := bound.Values()
 	if !sf.quiet && isTerminal(stderr) {
 		opt.Progress = stderr
 	}
