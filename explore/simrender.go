@@ -46,7 +46,11 @@ func WriteSimText(w io.Writer, r *SimResult) error {
 	case SimIncomplete:
 		fmt.Fprintf(&b, "outcome: INCOMPLETE (stopped by %s after %d runs; no violation found in them, nothing is proven)\n", r.Limit, r.Runs)
 	default:
-		fmt.Fprintf(&b, "outcome: no violation found in %d runs (random walks prove nothing)\n", r.Runs)
+		until := ""
+		if r.Limit != "" {
+			until = ", until the " + r.Limit
+		}
+		fmt.Fprintf(&b, "outcome: no violation found in %d runs%s (random walks prove nothing)\n", r.Runs, until)
 	}
 	if el := r.Elapsed.Seconds(); el > 0 {
 		fmt.Fprintf(&b, "time: %.2fs  runs/s: %.1f  steps/s: %.0f", el, float64(r.Runs)/el, float64(r.Steps)/el)
