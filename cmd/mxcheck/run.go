@@ -133,6 +133,7 @@ type checkFlags struct {
 	choices    string
 	workers    int
 	levels     int
+	html       string
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
@@ -152,6 +153,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.liveness, "liveness", false, "also check lockout/starvation freedom (fair cycles)")
 	fs.IntVar(&f.workers, "workers", 1, "goroutines for a parallel BFS (0: one per core); results are identical")
 	fs.IntVar(&f.levels, "level-states", 0, "BFS: states of a level kept in memory, the rest in a temporary file (0: 4194304; -1: all in memory)")
+	fs.StringVar(&f.html, "html", "", "write the counterexample (or the verdict) as one self-contained HTML page to this file")
 	fs.StringVar(&f.choices, "choices", "probabilistic", "random choices in liveness: probabilistic (holds with probability 1) or adversarial")
 }
 
@@ -254,6 +256,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if cf.traceOut != "" {
 		if err := writeTrace(cf.traceOut, spec, values, res, stderr); err != nil {
+			return exitUsage, err
+		}
+	}
+	if cf.html != "" {
+		if err := writeResultHTML(cf.html, sys, spec.Name, values, res, commandLine(append([]string{"mxcheck", "check"}, withoutFlag(args, "html")...))); err != nil {
 			return exitUsage, err
 		}
 	}
@@ -369,6 +376,7 @@ func writeDOT(path string, res *explore.Result) error {
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("replay", pflag.ContinueOnError)
+	htmlOut := fs.String("html", "", "also write the trace as one self-contained HTML page to this file")
 	if help, err := parse(fs, args, stdout, "usage: mxcheck replay FILE\n\nRe-runs a stored counterexample step by step against the current model.\nExit 0: it still ends in the same violation; 1: it diverges or no longer violates; 2: bad file."); help || err != nil {
 		return exitOK, err
 	}
@@ -379,6 +387,11 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	res, err := replayFile(path)
 	if err != nil {
 		return exitUsage, usagef("replay %s: %v", path, err)
+	}
+	if *htmlOut != "" {
+		if err := replayHTML(*htmlOut, path); err != nil {
+			return exitUsage, err
+		}
 	}
 	if !res.Reproduced {
 		fmt.Fprintf(stdout, "NOT REPRODUCED %s: %s\n", path, res.Reason)
