@@ -126,4 +126,3 @@ func messages(tr *explore.ITFTrace) (sent, open int) {
 	}
 	return sent, open
 }
-

@@ -136,7 +136,7 @@ func GraphSVG(g *Graph) string {
 	var b strings.Builder
 	f := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	f(`<svg xmlns="http://www.w3.org/2000/svg" id="graph" width="%g" height="%g" viewBox="0 0 %g %g">`, size, size, size, size)
-	b.WriteString(`<defs><marker id="ghead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z"/></marker>`+
+	b.WriteString(`<defs><marker id="ghead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z"/></marker>` +
 		`<marker id="ghead-cycle" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>`)
 	for _, e := range g.Edges {
 		u, v := g.Nodes[e.From], g.Nodes[e.To]
