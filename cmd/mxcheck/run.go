@@ -33,6 +33,7 @@ usage:
   mxcheck check SPEC [flags]    explore every behaviour of one configuration
   mxcheck replay FILE           re-run a stored counterexample (ITF JSON)
   mxcheck suite FILE            run rows "SPEC FLAGS... => VERDICT", print one table
+  mxcheck serve [DIR]           browse stored traces (and --spec: explore one) in a browser
   mxcheck COMMAND --help        flags of a command
 
 exit codes: 0 verified / reproduced, 1 violated / not reproduced,
@@ -73,8 +74,10 @@ func dispatch(args []string, stdout, stderr io.Writer) (int, error) {
 		return cmdReplay(args[1:], stdout)
 	case "suite":
 		return cmdSuite(args[1:], stdout)
+	case "serve":
+		return cmdServe(args[1:], stdout)
 	}
-	return exitUsage, usagef("unknown command %q (want list, check, replay or suite; see mxcheck --help)", args[0])
+	return exitUsage, usagef("unknown command %q (want list, check, replay, suite or serve; see mxcheck --help)", args[0])
 }
 
 // parse parses fs, turning pflag's errors into one-line usage errors. It

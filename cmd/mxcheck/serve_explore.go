@@ -1,0 +1,290 @@
+package main
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/mxcheck/mxcheck/explore"
+	"github.com/mxcheck/mxcheck/model"
+)
+
+//go:embed assets/explore.html
+var explorePageHTML []byte
+
+// maxPath bounds the length of a path the explorer follows.
+const maxPath = 10000
+
+// apiStep is one enabled step of a state, with the state it leads to.
+type apiStep struct {
+	Index    int      `json:"index"`
+	Label    string   `json:"label"`
+	Kind     string   `json:"kind"`
+	Changes  []string `json:"changes"`
+	Violates []string `json:"violates"`
+}
+
+// apiState is the explorer's view of the state a path leads to.
+type apiState struct {
+	Path  []int    `json:"path"`
+	Trail []string `json:"trail"` // the labels of the steps taken
+	// Changes are what the last step changed.
+	Changes  []string  `json:"changes"`
+	State    []string  `json:"state"`
+	Violates []string  `json:"violates"`
+	Deadlock bool      `json:"deadlock"`
+	InCS     []string  `json:"incs"`
+	Steps    []apiStep `json:"steps"`
+}
+
+func (s *server) explorePage(w http.ResponseWriter, r *http.Request) {
+	if s.spec == nil {
+		httpError(w, http.StatusNotFound, "the interactive explorer needs a configuration: mxcheck serve --spec SPEC [flags]")
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(explorePageHTML)
+}
+
+// parsePath reads "3.0.12": successor indexes from the initial state.
+func parsePath(q string) ([]int, error) {
+	if q == "" {
+		return []int{}, nil
+	}
+	parts := strings.Split(q, ".")
+	if len(parts) > maxPath {
+		return nil, fmt.Errorf("path: longer than %d steps", maxPath)
+	}
+	out := make([]int, len(parts))
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > 1<<20 {
+			return nil, fmt.Errorf("path: %q is not a step index", p)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// successor is one enabled step of a state.
+type successor struct {
+	t    model.Transition
+	next model.State
+}
+
+func (s *server) successors(st model.State) []successor {
+	var out []successor
+	s.sys.Successors(st, func(t model.Transition, next model.State) bool {
+		out = append(out, successor{t, s.sys.Clone(next)})
+		return true
+	})
+	return out
+}
+
+// follow walks path from the initial state; the error says which index is
+// out of range.
+func (s *server) follow(path []int) (prev, cur model.State, trail []string, err error) {
+	desc := s.sys.(model.Describer)
+	cur = s.sys.Init()[0]
+	for i, k := range path {
+		succ := s.successors(cur)
+		if k >= len(succ) {
+			return nil, nil, nil, fmt.Errorf("path: step %d asks for successor %d of a state with %d", i+1, k, len(succ))
+		}
+		trail = append(trail, desc.DescribeStep(cur, succ[k].t))
+		prev, cur = cur, succ[k].next
+	}
+	return prev, cur, trail, nil
+}
+
+func (s *server) violated(st model.State) []string {
+	out := []string{}
+	for _, iv := range s.sys.Invariants() {
+		if !iv.Holds(st) {
+			out = append(out, iv.Name)
+		}
+	}
+	return out
+}
+
+func (s *server) apiState(w http.ResponseWriter, r *http.Request) {
+	if s.spec == nil {
+		httpError(w, http.StatusNotFound, "the interactive explorer needs a configuration: mxcheck serve --spec SPEC [flags]")
+		return
+	}
+	path, err := parsePath(r.URL.Query().Get("path"))
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	prev, cur, trail, err := s.follow(path)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	desc := s.sys.(model.Describer)
+	out := apiState{Path: path, Trail: trail, Changes: []string{}, State: desc.Dump(cur), Violates: s.violated(cur), InCS: []string{}}
+	if out.Trail == nil {
+		out.Trail = []string{}
+	}
+	if prev != nil {
+		out.Changes = nonNil(desc.Changes(prev, cur))
+	}
+	if pic, ok := s.sys.(model.Picturer); ok {
+		for _, u := range pic.InCS(cur).All() {
+			out.InCS = append(out.InCS, u.String())
+		}
+	}
+	out.Deadlock = stuck(s.sys, cur)
+	for i, sc := range s.successors(cur) {
+		out.Steps = append(out.Steps, apiStep{Index: i, Label: desc.DescribeStep(cur, sc.t), Kind: sc.t.Kind.String(),
+			Changes: nonNil(desc.Changes(cur, sc.next)), Violates: s.violated(sc.next)})
+	}
+	if out.Steps == nil {
+		out.Steps = []apiStep{}
+	}
+	writeJSON(w, out)
+}
+
+// stuck reports a deadlock as the checker defines it: pending work and no
+// step but stutters and adversary moves.
+func stuck(sys model.System, st model.State) bool {
+	w, ok := sys.(model.Worker)
+	if !ok || !w.Pending(st) {
+		return false
+	}
+	self := string(sys.AppendKey(nil, st))
+	out := true
+	sys.Successors(st, func(t model.Transition, next model.State) bool {
+		if t.Kind != model.AdversaryStep && string(sys.AppendKey(nil, next)) != self {
+			out = false
+		}
+		return out
+	})
+	return out
+}
+
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	enc.Encode(v)
+}
+
+// findResult is the outcome of a search for a counterexample, as a path.
+type findResult struct {
+	Found    bool   `json:"found"`
+	Message  string `json:"message"`
+	Property string `json:"property,omitempty"`
+	Path     []int  `json:"path"`
+}
+
+// apiFind searches the configuration (BFS, bounded by --max-states and
+// --timeout) for the shortest counterexample and returns it as a path. The
+// answer is computed once.
+func (s *server) apiFind(w http.ResponseWriter, r *http.Request) {
+	if s.spec == nil {
+		httpError(w, http.StatusNotFound, "the interactive explorer needs a configuration: mxcheck serve --spec SPEC [flags]")
+		return
+	}
+	s.findMu.Lock()
+	defer s.findMu.Unlock()
+	if s.found == nil {
+		s.found = s.find()
+	}
+	writeJSON(w, s.found)
+}
+
+func (s *server) find() *findResult {
+	chk, err := explore.New(s.sys, explore.Options{MaxStates: s.maxStates, Timeout: s.timeout})
+	if err != nil {
+		return &findResult{Message: err.Error(), Path: []int{}}
+	}
+	res := chk.Run()
+	if len(res.Violations) == 0 {
+		msg := "no violation: every property holds in this configuration"
+		if res.Verdict == explore.Incomplete {
+			msg = "no violation found before the search stopped (" + res.Limit + "); nothing is proven"
+		}
+		return &findResult{Message: msg, Path: []int{}}
+	}
+	v := res.Violations[0]
+	path, err := s.pathOf(explore.NewITF(s.spec.Name, s.values, v))
+	if err != nil {
+		return &findResult{Message: err.Error(), Path: []int{}}
+	}
+	return &findResult{Found: true, Property: v.Property, Path: path,
+		Message: fmt.Sprintf("%s violated after %d steps", v.Property, len(path))}
+}
+
+// pathOf turns a trace of the interactive configuration into successor
+// indexes.
+func (s *server) pathOf(t *explore.ITFTrace) ([]int, error) {
+	states, steps, err := explore.States(s.sys, t)
+	if err != nil {
+		return nil, err
+	}
+	path := []int{}
+	for i, tr := range steps {
+		k := -1
+		for j, sc := range s.successors(states[i]) {
+			if sc.t == tr {
+				k = j
+				break
+			}
+		}
+		if k < 0 {
+			return nil, fmt.Errorf("step %d of the trace is not a successor", i+1)
+		}
+		path = append(path, k)
+	}
+	return path, nil
+}
+
+// apiTrace returns a stored trace of the interactive configuration as a
+// path.
+func (s *server) apiTrace(w http.ResponseWriter, r *http.Request) {
+	if s.spec == nil {
+		httpError(w, http.StatusNotFound, "the interactive explorer needs a configuration: mxcheck serve --spec SPEC [flags]")
+		return
+	}
+	name := r.PathValue("name")
+	path, e, ok := s.lookup(name)
+	if !ok {
+		httpError(w, http.StatusNotFound, "no such trace: "+name)
+		return
+	}
+	if !e.Matches {
+		httpError(w, http.StatusBadRequest, name+" is not a trace of this configuration")
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		httpError(w, http.StatusNotFound, "cannot open "+name)
+		return
+	}
+	defer f.Close()
+	t, err := explore.ReadITF(f)
+	if err != nil {
+		httpError(w, http.StatusUnprocessableEntity, name+": "+err.Error())
+		return
+	}
+	steps, err := s.pathOf(t)
+	if err != nil {
+		httpError(w, http.StatusUnprocessableEntity, name+": "+err.Error())
+		return
+	}
+	writeJSON(w, &findResult{Found: true, Property: t.Meta.Property, Path: steps,
+		Message: fmt.Sprintf("%s: %s violated after %d steps", name, t.Meta.Property, len(steps))})
+}
