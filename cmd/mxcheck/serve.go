@@ -90,14 +90,7 @@ func newServerFromArgs(args []string, stdout io.Writer) (*server, string, bool, 
 	if sf.maxStates < 1 || sf.timeout <= 0 {
 		return nil, "", false, usagef("serve: --max-states and --timeout must be positive")
 	}
-	dir := "counterexamples"
-	if fs.NArg() == 1 {
-		dir = fs.Arg(0)
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, "", false, usagef("serve: %s is not a directory", dir)
-	}
-	srv := &server{dir: dir, maxStates: sf.maxStates, timeout: sf.timeout}
+	srv := &server{maxStates: sf.maxStates, timeout: sf.timeout}
 	if spec != nil {
 		values := model.Values{}
 		for n, get := range getters {
@@ -109,6 +102,14 @@ func newServerFromArgs(args []string, stdout io.Writer) (*server, string, bool, 
 		}
 		srv.spec, srv.values, srv.sys = spec, values, sys
 	}
+	dir := "counterexamples"
+	if fs.NArg() == 1 {
+		dir = fs.Arg(0)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, "", false, usagef("serve: %s is not a directory", dir)
+	}
+	srv.dir = dir
 	return srv, sf.addr, false, nil
 }
 

@@ -30,6 +30,8 @@ type apiStep struct {
 
 // apiState is the explorer's view of the state a path leads to.
 type apiState struct {
+	// Config names the spec and its non-default flags.
+	Config string `json:"config"`
 	Path  []int    `json:"path"`
 	Trail []string `json:"trail"` // the labels of the steps taken
 	// Changes are what the last step changed.
@@ -127,7 +129,7 @@ func (s *server) apiState(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	desc := s.sys.(model.Describer)
-	out := apiState{Path: path, Trail: trail, Changes: []string{}, State: desc.Dump(cur), Violates: s.violated(cur), InCS: []string{}}
+	out := apiState{Config: strings.TrimSpace(s.spec.Name + " " + strings.Join(s.values.Flags(s.spec), " ")), Path: path, Trail: trail, Changes: []string{}, State: desc.Dump(cur), Violates: s.violated(cur), InCS: []string{}}
 	if out.Trail == nil {
 		out.Trail = []string{}
 	}

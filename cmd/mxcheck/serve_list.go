@@ -128,7 +128,12 @@ func (s *server) handler() http.Handler {
 	mux.HandleFunc("GET /api/state", s.apiState)
 	mux.HandleFunc("GET /api/find", s.apiFind)
 	mux.HandleFunc("GET /api/trace/{name...}", s.apiTrace)
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			httpError(w, http.StatusMethodNotAllowed, r.Method+" is not allowed: serve only answers GET")
+			return
+		}
 		httpError(w, http.StatusNotFound, "no such page: "+r.URL.Path+" (the index is /)")
 	})
 	return mux
