@@ -31,9 +31,9 @@ type apiStep struct {
 // apiState is the explorer's view of the state a path leads to.
 type apiState struct {
 	// Config names the spec and its non-default flags.
-	Config string `json:"config"`
-	Path  []int    `json:"path"`
-	Trail []string `json:"trail"` // the labels of the steps taken
+	Config string   `json:"config"`
+	Path   []int    `json:"path"`
+	Trail  []string `json:"trail"` // the labels of the steps taken
 	// Changes are what the last step changed.
 	Changes  []string  `json:"changes"`
 	State    []string  `json:"state"`

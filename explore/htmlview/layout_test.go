@@ -1,6 +1,10 @@
 package htmlview
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // TestLayout: lanes and rows are evenly spaced, the adversary lane comes
 // after the nodes, and the labels start right of it.
@@ -53,5 +57,29 @@ func TestBarSpan(t *testing.T) {
 	}
 	if _, y2 := l.BarSpan(Bar{Node: 0, From: 2, To: 5, Open: true}); y2 != l.Bottom() {
 		t.Errorf("open bar ends at %v, want the bottom %v", y2, l.Bottom())
+	}
+}
+
+// TestLoopBracket: a lasso's loop is bracketed from the state it returns
+// to through the last, also when the loop is empty; a plain trace has none.
+func TestLoopBracket(t *testing.T) {
+	p := &Page{Verdict: "violated", Nodes: []string{"n0"}, Loop: 2, Steps: make([]Step, 5), Arrows: []Arrow{}, Bars: []Bar{}}
+	for i := range p.Steps {
+		p.Steps[i].Actor = -1
+	}
+	l := LayoutOf(p)
+	if svg := Diagram(p); !strings.Contains(svg, fmt.Sprintf(`<path class="loop" d="M26,%g h-8 V%g h8"/>`, l.RowY(2)-rowHeight/3, l.RowY(4)+rowHeight/3)) {
+		t.Errorf("no bracket over rows 2..4:\n%s", svg)
+	}
+	p.Loop = 4
+	if svg := Diagram(p); strings.Count(svg, `class="loop"`) != 1 {
+		t.Error("no bracket for an empty loop")
+	}
+	p.Loop = -1
+	if svg := Diagram(p); strings.Contains(svg, `class="loop"`) {
+		t.Error("a bracket on a plain trace")
+	}
+	if got := loopText("n1", 2, 4); got != "n1 starves: steps 3..4 (bracketed on the left) repeat forever, back to the state after step 2" {
+		t.Errorf("loopText = %q", got)
 	}
 }

@@ -41,6 +41,8 @@ type Page struct {
 	// -1 otherwise. Starving names the node that starves.
 	Loop     int    `json:"loop"`
 	Starving string `json:"starving,omitempty"`
+	// LoopText says in one line what the lasso means.
+	LoopText string `json:"loop_text,omitempty"`
 	// Arrows are the messages, Bars the critical-section intervals, Marks
 	// the adversary's moves.
 	Arrows []Arrow `json:"arrows"`
@@ -174,6 +176,7 @@ func FromITF(sys model.System, t *explore.ITFTrace, o Options) (*Page, error) {
 	p.Title = fmt.Sprintf("%s: %s violated after %d steps", p.Spec, p.Property, len(steps))
 	if t.Loop != nil {
 		p.Loop = *t.Loop
+		p.LoopText = loopText(p.Starving, p.Loop, len(steps))
 	}
 	last := states[len(states)-1]
 	if ex, ok := sys.(model.Explainer); ok {
@@ -344,4 +347,13 @@ func Meaning(property, kind string) string {
 		return "no reachable state is a deadlock"
 	}
 	return "an invariant: every reachable state satisfies " + property
+}
+
+// loopText says what a lasso means: which node starves, and which steps
+// repeat forever.
+func loopText(node string, loop, last int) string {
+	if loop >= last {
+		return fmt.Sprintf("%s starves: the system may stay in the last state forever (bracketed on the left)", node)
+	}
+	return fmt.Sprintf("%s starves: steps %d..%d (bracketed on the left) repeat forever, back to the state after step %d", node, loop+1, last, loop)
 }

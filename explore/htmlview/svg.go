@@ -56,10 +56,11 @@ func Diagram(p *Page) string {
 	ax := l.AdversaryX()
 	f(`<text class="lane-name adversary" x="%g" y="%g">env / adversary</text>`, ax, marginTop-18)
 	f(`<line class="lifeline adversary" x1="%g" y1="%g" x2="%g" y2="%g"/>`, ax, marginTop-8, ax, l.Bottom())
-	// Lasso loop bracket.
-	if p.Loop >= 0 && p.Loop < last {
-		y1, y2 := l.RowY(p.Loop), l.RowY(last)
-		f(`<path class="loop" d="M18,%g h-8 V%g h8"/><text class="loop-label" x="6" y="%g" transform="rotate(-90 6 %g)">loop</text>`,
+	// Lasso loop bracket: the states from the one the loop returns to
+	// through the last (which equals it).
+	if p.Loop >= 0 && p.Loop <= last {
+		y1, y2 := l.RowY(p.Loop)-rowHeight/3, l.RowY(last)+rowHeight/3
+		f(`<path class="loop" d="M26,%g h-8 V%g h8"/><text class="loop-label" x="12" y="%g" transform="rotate(-90 12 %g)">loop</text>`,
 			y1, y2, (y1+y2)/2, (y1+y2)/2)
 	}
 	// Critical-section bars.
