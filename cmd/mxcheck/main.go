@@ -4,6 +4,7 @@
 //	mxcheck list                  specs, with their flags
 //	mxcheck check SPEC [flags]    explore every behaviour of a configuration
 //	mxcheck replay FILE           re-run a stored counterexample
+//	mxcheck serve [DIR]           browse stored traces, explore a spec
 //
 // Exit codes: 0 verified (replay: reproduced), 1 violated (replay: diverged
 // or no longer violating), 2 bad usage or input, 3 incomplete.
