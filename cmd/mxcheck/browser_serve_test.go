@@ -65,6 +65,20 @@ func TestBrowserServe(t *testing.T) {
 	if !eval[bool](t, b, `document.getElementById("along-next").disabled`) {
 		t.Error("next-along still enabled at the end of the counterexample")
 	}
+	// The path as a trace page: the violation highlighted, both nodes in
+	// the CS at the end.
+	hash := eval[string](t, b, "location.hash")
+	b.do(t, chromedp.Click(chromedp.CSS("#diagram-link")), chromedp.WaitVisible(chromedp.CSS("#step-title")))
+	waitText(t, b, "#step-title", "Step 11: n1 Enter")
+	if n, v := count(t, b, "#diagram .row"), count(t, b, "#diagram .row.violating"); n != 12 || v != 1 {
+		t.Errorf("path page: %d rows, %d violating; want 12 and 1", n, v)
+	}
+	if n := count(t, b, "#diagram .cs-bar"); n != 2 {
+		t.Errorf("path page: %d CS bars, want 2", n)
+	}
+	b.do(t, chromedp.Navigate(ts.URL+"/explore"+hash), chromedp.WaitVisible(chromedp.CSS("#steps")))
+	waitText(t, b, "#depth", "11")
+
 	// Back along the trail: a click on its third step.
 	b.do(t, chromedp.Click(chromedp.CSS("#trail li:nth-child(3)")))
 	waitText(t, b, "#depth", "3")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mxcheck/mxcheck/explore"
+	"github.com/mxcheck/mxcheck/explore/htmlview"
 	"github.com/mxcheck/mxcheck/model"
 )
 
@@ -90,17 +92,70 @@ func (s *server) successors(st model.State) []successor {
 // follow walks path from the initial state; the error says which index is
 // out of range.
 func (s *server) follow(path []int) (prev, cur model.State, trail []string, err error) {
+	states, steps, err := s.walk(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	desc := s.sys.(model.Describer)
-	cur = s.sys.Init()[0]
+	for i, t := range steps {
+		trail = append(trail, desc.DescribeStep(states[i], t))
+	}
+	if n := len(states); n > 1 {
+		prev = states[n-2]
+	}
+	return prev, states[len(states)-1], trail, nil
+}
+
+// walk returns the states and steps of path from the initial state.
+func (s *server) walk(path []int) ([]model.State, []model.Transition, error) {
+	cur := s.sys.Init()[0]
+	states, steps := []model.State{cur}, []model.Transition{}
 	for i, k := range path {
 		succ := s.successors(cur)
 		if k >= len(succ) {
-			return nil, nil, nil, fmt.Errorf("path: step %d asks for successor %d of a state with %d", i+1, k, len(succ))
+			return nil, nil, fmt.Errorf("path: step %d asks for successor %d of a state with %d", i+1, k, len(succ))
 		}
-		trail = append(trail, desc.DescribeStep(cur, succ[k].t))
-		prev, cur = cur, succ[k].next
+		cur = succ[k].next
+		states, steps = append(states, cur), append(steps, succ[k].t)
 	}
-	return prev, cur, trail, nil
+	return states, steps, nil
+}
+
+// pathPage serves the trace page of a path: the explorer's "diagram" link.
+func (s *server) pathPage(w http.ResponseWriter, r *http.Request) {
+	if s.spec == nil {
+		httpError(w, http.StatusNotFound, "the interactive explorer needs a configuration: mxcheck serve --spec SPEC [flags]")
+		return
+	}
+	path, err := parsePath(r.URL.Query().Get("path"))
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	states, steps, err := s.walk(path)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	m := htmlview.Meta{Spec: s.spec.Name, Params: s.values, Loop: -1}
+	last := states[len(states)-1]
+	if bad := s.violated(last); len(bad) > 0 {
+		m.Property, m.Kind = bad[0], "invariant"
+	} else if stuck(s.sys, last) {
+		m.Property, m.Kind = explore.Deadlock, "deadlock"
+	}
+	p, err := htmlview.FromStates(s.sys, states, steps, m, htmlview.Options{})
+	if err != nil {
+		httpError(w, http.StatusUnprocessableEntity, err.Error())
+		return
+	}
+	var b bytes.Buffer
+	if err := htmlview.Write(&b, p); err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(b.Bytes())
 }
 
 func (s *server) violated(st model.State) []string {

@@ -125,6 +125,7 @@ func (s *server) handler() http.Handler {
 	mux.HandleFunc("GET /{$}", s.index)
 	mux.HandleFunc("GET /trace/{name...}", s.trace)
 	mux.HandleFunc("GET /explore", s.explorePage)
+	mux.HandleFunc("GET /path", s.pathPage)
 	mux.HandleFunc("GET /api/state", s.apiState)
 	mux.HandleFunc("GET /api/find", s.apiFind)
 	mux.HandleFunc("GET /api/trace/{name...}", s.apiTrace)
@@ -203,7 +204,6 @@ func (s *server) trace(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusUnprocessableEntity, name+": "+err.Error())
 		return
 	}
-	p.Command = "mxcheck replay " + shellQuote(path)
 	var b bytes.Buffer
 	if err := htmlview.Write(&b, p); err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())

@@ -93,6 +93,8 @@ func TestServeBadRequests(t *testing.T) {
 		{"/api/state?path=x", 400, `"x" is not a step index`},
 		{"/api/state?path=99", 400, "successor 99"},
 		{"/api/state?path=0.-1", 400, "not a step index"},
+		{"/path?path=0.99", 400, "successor 99"},
+		{"/path?path=a", 400, "not a step index"},
 		{"/api/state?path=" + strings.Repeat("0.", maxPath) + "0", 400, "longer than"},
 		{"/api/trace/ra/asymmetric-ignorance.itf.json", 400, "not a trace of this configuration"},
 		{"/api/trace/../secret.itf.json", 404, ""},

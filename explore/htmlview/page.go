@@ -14,7 +14,8 @@ import (
 type Page struct {
 	// Title is the page title, e.g. "ra: mutual-exclusion violated".
 	Title string `json:"title"`
-	// Verdict is "violated", "verified" or "incomplete".
+	// Verdict is "violated", "verified", "incomplete", or "path" for a
+	// path that is no counterexample (serve's explorer).
 	Verdict string `json:"verdict"`
 	// Property and Kind name the violated property ("" when none).
 	Property string `json:"property,omitempty"`
@@ -148,38 +149,71 @@ func FromResult(sys model.System, spec string, params map[string]string, r *expl
 // changes, messages and critical sections; the error says where the trace
 // leaves the current model.
 func FromITF(sys model.System, t *explore.ITFTrace, o Options) (*Page, error) {
-	desc, ok := sys.(model.Describer)
-	if !ok {
-		return nil, fmt.Errorf("spec %s cannot describe its states", t.Meta.Spec)
-	}
-	pic, ok := sys.(model.Picturer)
-	if !ok {
-		return nil, fmt.Errorf("spec %s cannot list its messages in transit", t.Meta.Spec)
-	}
 	states, steps, err := explore.States(sys, t)
 	if err != nil {
 		return nil, err
 	}
+	m := Meta{Spec: t.Meta.Spec, Params: t.Meta.Params, Property: t.Meta.Property, Kind: t.Meta.Kind, Loop: -1, Starving: t.Meta.Node}
+	if t.Loop != nil {
+		m.Loop = *t.Loop
+	}
+	return FromStates(sys, states, steps, m, o)
+}
+
+// Meta describes a path for FromStates: its configuration and, for a
+// counterexample, the property it violates (Property "" for a plain path).
+type Meta struct {
+	Spec     string
+	Params   map[string]string
+	Property string
+	// Kind is "invariant", "deadlock" or "liveness".
+	Kind string
+	// Loop is a lasso's loop start (see Page.Loop), or -1.
+	Loop int
+	// Starving is the node a lasso starves.
+	Starving string
+}
+
+// FromStates builds the page of a path of sys: states[0] an initial state,
+// steps[i-1] the transition from states[i-1] to states[i]. sys must
+// describe its states (model.Describer) and list their messages
+// (model.Picturer).
+func FromStates(sys model.System, states []model.State, steps []model.Transition, m Meta, o Options) (*Page, error) {
+	desc, ok := sys.(model.Describer)
+	if !ok {
+		return nil, fmt.Errorf("spec %s cannot describe its states", m.Spec)
+	}
+	pic, ok := sys.(model.Picturer)
+	if !ok {
+		return nil, fmt.Errorf("spec %s cannot list its messages in transit", m.Spec)
+	}
+	if len(states) == 0 || len(steps) != len(states)-1 {
+		return nil, fmt.Errorf("a path of %d states needs %d steps, got %d", len(states), max(len(states)-1, 0), len(steps))
+	}
 	p := &Page{
 		Verdict:  "violated",
-		Property: t.Meta.Property,
-		Kind:     t.Meta.Kind,
-		Meaning:  Meaning(t.Meta.Property, t.Meta.Kind),
-		Spec:     t.Meta.Spec,
-		Params:   flags(t.Meta.Params),
-		Loop:     -1,
-		Starving: t.Meta.Node,
+		Property: m.Property,
+		Kind:     m.Kind,
+		Spec:     m.Spec,
+		Params:   flags(m.Params),
+		Loop:     m.Loop,
+		Starving: m.Starving,
 	}
 	p.Command = command(o.Command, p.Spec, p.Params)
 	p.Check = command("", p.Spec, p.Params)
 	p.Porcupine = o.Porcupine
-	p.Title = fmt.Sprintf("%s: %s violated after %d steps", p.Spec, p.Property, len(steps))
-	if t.Loop != nil {
-		p.Loop = *t.Loop
+	if p.Property == "" {
+		p.Verdict = "path"
+		p.Title = fmt.Sprintf("%s: a path of %d steps", p.Spec, len(steps))
+	} else {
+		p.Meaning = Meaning(p.Property, p.Kind)
+		p.Title = fmt.Sprintf("%s: %s violated after %d steps", p.Spec, p.Property, len(steps))
+	}
+	if p.Loop >= 0 {
 		p.LoopText = loopText(p.Starving, p.Loop, len(steps))
 	}
 	last := states[len(states)-1]
-	if ex, ok := sys.(model.Explainer); ok {
+	if ex, ok := sys.(model.Explainer); ok && p.Property != "" {
 		p.Explanation = ex.Explain(last, p.Property)
 		if dot := ex.DOT(last, p.Property); dot != "" {
 			g, err := ParseDOT(dot)
