@@ -52,6 +52,10 @@ func TestBrowserTracePage(t *testing.T) {
 	if n := count(t, b, "#diagram .cs-bar"); n != 2 {
 		t.Errorf("%d critical-section bars, want 2", n)
 	}
+	// n0 waits from its request (1) to its entry (6), n1 from 8 to 11.
+	if n := count(t, b, "#diagram .wait-bar"); n != 2 {
+		t.Errorf("%d waiting bars, want 2", n)
+	}
 	if n := count(t, b, "#diagram .mark"); n != 1 {
 		t.Errorf("%d adversary marks, want 1", n)
 	}
@@ -61,6 +65,9 @@ func TestBrowserTracePage(t *testing.T) {
 
 	// The violating step is selected first; keys move through the steps.
 	waitText(t, b, "#step-title", "Step 11: n1 Enter")
+	if got := text(t, b, "#step-cs"); got != "in the critical section: n0, n1 · waiting: none" {
+		t.Errorf("step 11: %q", got)
+	}
 	panel := func(step int) {
 		t.Helper()
 		want := strings.Join(page.Steps[step].Changes, "\n")
@@ -91,6 +98,9 @@ func TestBrowserTracePage(t *testing.T) {
 	b.do(t, chromedp.Navigate(url+"#step=4"), chromedp.WaitVisible(chromedp.CSS("#step-title")))
 	waitText(t, b, "#step-title", "Step 4: n2 ReceiveRequest n0->n2 request(ts=1)")
 	panel(4)
+	if got := text(t, b, "#step-cs"); got != "in the critical section: none · waiting: n0" {
+		t.Errorf("step 4: %q", got)
+	}
 	if sel := eval[string](t, b, `document.querySelector("#diagram .row.selected").getAttribute("data-step")`); sel != "4" {
 		t.Errorf("row %s highlighted, want 4", sel)
 	}

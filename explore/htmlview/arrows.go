@@ -69,11 +69,17 @@ func diff(a, b []model.InFlight) (gone, sent []model.InFlight) {
 // the critical section, Open when the run reaches the last state. Bars are
 // sorted by node, then by start.
 func Bars(steps []Step, n int) []Bar {
+	return Intervals(steps, n, func(s *Step) []int { return s.InCS })
+}
+
+// Intervals is Bars for any per-state set of nodes: one bar per maximal run
+// of consecutive states whose set holds the node.
+func Intervals(steps []Step, n int, set func(*Step) []int) []Bar {
 	out := []Bar{}
 	for u := 0; u < n; u++ {
 		start := -1
 		for i := 0; i <= len(steps); i++ {
-			in := i < len(steps) && contains(steps[i].InCS, u)
+			in := i < len(steps) && contains(set(&steps[i]), u)
 			switch {
 			case in && start < 0:
 				start = i

@@ -49,6 +49,9 @@ type Page struct {
 	Arrows []Arrow `json:"arrows"`
 	Bars   []Bar   `json:"bars"`
 	Marks  []Mark  `json:"marks"`
+	// Waits are the intervals in which a node waits for the critical
+	// section (Step.Hungry).
+	Waits []Bar `json:"waits"`
 	// Graph is the graph a violated graph invariant inspects, or nil.
 	Graph *Graph `json:"graph,omitempty"`
 }
@@ -71,6 +74,9 @@ type Step struct {
 	Adjacency []string `json:"adjacency"`
 	// InCS lists the nodes in the critical section after the step.
 	InCS []int `json:"incs"`
+	// Hungry lists the nodes that requested the critical section and have
+	// not entered it (when the system tells, model.Fair).
+	Hungry []int `json:"hungry,omitempty"`
 }
 
 // Arrow is one message: sent at step Sent by From to To, and delivered
@@ -243,6 +249,11 @@ func FromStates(sys model.System, states []model.State, steps []model.Transition
 		for _, u := range pic.InCS(s).All() {
 			st.InCS = append(st.InCS, int(u))
 		}
+		if fair, ok := sys.(model.Fair); ok {
+			for _, u := range fair.Hungry(s).All() {
+				st.Hungry = append(st.Hungry, int(u))
+			}
+		}
 		if st.Changes == nil {
 			st.Changes = []string{}
 		}
@@ -250,6 +261,7 @@ func FromStates(sys model.System, states []model.State, steps []model.Transition
 	}
 	p.Arrows = Arrows(transits(pic, states), p.Steps)
 	p.Bars = Bars(p.Steps, len(p.Nodes))
+	p.Waits = Intervals(p.Steps, len(p.Nodes), func(s *Step) []int { return s.Hungry })
 	if p.Marks == nil {
 		p.Marks = []Mark{}
 	}

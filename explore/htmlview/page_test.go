@@ -50,6 +50,15 @@ func TestPageMutualExclusion(t *testing.T) {
 	if !reflect.DeepEqual(p.Bars, want) {
 		t.Errorf("bars %+v, want %+v", p.Bars, want)
 	}
+	// Each node waits from its request to its pong.
+	for _, w := range p.Waits {
+		if !strings.HasSuffix(p.Steps[w.From].Label, "Request") || !strings.Contains(p.Steps[w.To+1].Label, "Pong") || w.Open {
+			t.Errorf("wait %+v: from %q to before %q", w, p.Steps[w.From].Label, p.Steps[w.To+1].Label)
+		}
+	}
+	if len(p.Waits) != 2 || p.Waits[0].Node != 0 || p.Waits[1].Node != 1 {
+		t.Errorf("waits %+v", p.Waits)
+	}
 	if got := Overlap(p.Bars, len(p.Steps)); !reflect.DeepEqual(got, []int{6}) {
 		t.Errorf("overlap rows %v, want [6]", got)
 	}

@@ -19,7 +19,8 @@ func LayoutOf(p *Page) Layout {
 // classes the page's script and tests rely on: "lifeline" (one per node,
 // with data-node, and one "lifeline adversary"), "row" (one per state, with
 // data-step), "arrow" (one per message, with "lost" or "transit"), "cs-bar",
-// "mark" (adversary moves), "overlap", "violating" and "loop".
+// "wait-bar" (waiting for the critical section), "mark" (adversary moves),
+// "overlap", "violating" and "loop".
 func Diagram(p *Page) string {
 	l := LayoutOf(p)
 	var b strings.Builder
@@ -62,6 +63,12 @@ func Diagram(p *Page) string {
 		y1, y2 := l.RowY(p.Loop)-rowHeight/3, l.RowY(last)+rowHeight/3
 		f(`<path class="loop" d="M26,%g h-8 V%g h8"/><text class="loop-label" x="12" y="%g" transform="rotate(-90 12 %g)">loop</text>`,
 			y1, y2, (y1+y2)/2, (y1+y2)/2)
+	}
+	// Waiting intervals, then critical-section bars over them.
+	for _, bar := range p.Waits {
+		y1, y2 := l.BarSpan(bar)
+		f(`<rect class="wait-bar" data-node="%d" x="%g" y="%g" width="6" height="%g" rx="3"><title>%s waiting for the critical section, states %d..%d</title></rect>`,
+			bar.Node, l.LaneX(bar.Node)-3, y1, y2-y1, esc(p.Nodes[bar.Node]), bar.From, bar.To)
 	}
 	// Critical-section bars.
 	for _, bar := range p.Bars {

@@ -44,6 +44,7 @@ var toyProtocol = &model.Protocol[node, msg]{
 		{Name: "Exit", Kind: model.Exit, Guard: func(_ *ctx, n *node) bool { return n.State == 2 },
 			Do: func(c *ctx, n *node) { n.State = 0 }},
 	},
+	Hungry: func(n *node) bool { return n.State == 1 },
 	Invariants: []model.Property[node, msg]{
 		{Name: "mutual-exclusion", Holds: func(w *model.World[node, msg]) bool {
 			return w.Count(func(n *node) bool { return n.State == 2 }) <= 1

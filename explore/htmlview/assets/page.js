@@ -45,6 +45,8 @@
     }
     if (data.loop >= 0 && i > data.loop) { kind += ' — in the loop'; }
     el('step-kind').textContent = kind;
+    var names = function (xs) { return (xs || []).map(function (u) { return data.nodes[u]; }).join(', ') || 'none'; };
+    el('step-cs').textContent = 'in the critical section: ' + names(s.incs) + ' · waiting: ' + names(s.hungry);
     var changes = el('changes');
     if (i === 0) {
       fillList(changes, ['(the initial state: see the full state below)'], function () { return 'none'; });
