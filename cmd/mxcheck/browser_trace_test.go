@@ -113,7 +113,7 @@ func TestBrowserTracePage(t *testing.T) {
 	b.checkConsole(t)
 
 	// A fresh load for the screenshot, the adversary's move selected.
-	b.do(t, chromedp.Navigate(url+"?screenshot#step=7"), chromedp.WaitVisible(chromedp.CSS("#step-title")))
+	b.do(t, chromedp.EmulateViewport(1280, 600), chromedp.Navigate(url+"?screenshot#step=7"), chromedp.WaitVisible(chromedp.CSS("#step-title")))
 	waitText(t, b, "#changes", "n1.members")
 	b.do(t, chromedp.Sleep(300*time.Millisecond))
 	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))

@@ -47,6 +47,9 @@ func cmdServe(args []string, stdout io.Writer) (int, error) {
 		return exitUsage, usagef("serve: %v", err)
 	}
 	fmt.Fprintf(stdout, "serving %s on http://%s/ (Ctrl-C to stop)\n", srv.dir, ln.Addr())
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() {
+		fmt.Fprintf(stdout, "note: %s is not a loopback address: whoever reaches it can read these traces\n", a.IP)
+	}
 	hs := &http.Server{Handler: srv.handler(), ReadHeaderTimeout: 10 * time.Second}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
