@@ -28,6 +28,8 @@ type apiStep struct {
 	Kind     string   `json:"kind"`
 	Changes  []string `json:"changes"`
 	Violates []string `json:"violates"`
+	// State is the whole state the step leads to.
+	State []string `json:"state"`
 }
 
 // apiState is the explorer's view of the state a path leads to.
@@ -199,7 +201,7 @@ func (s *server) apiState(w http.ResponseWriter, r *http.Request) {
 	out.Deadlock = stuck(s.sys, cur)
 	for i, sc := range s.successors(cur) {
 		out.Steps = append(out.Steps, apiStep{Index: i, Label: desc.DescribeStep(cur, sc.t), Kind: sc.t.Kind.String(),
-			Changes: nonNil(desc.Changes(cur, sc.next)), Violates: s.violated(sc.next)})
+			Changes: nonNil(desc.Changes(cur, sc.next)), Violates: s.violated(sc.next), State: desc.Dump(sc.next)})
 	}
 	if out.Steps == nil {
 		out.Steps = []apiStep{}

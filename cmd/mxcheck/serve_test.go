@@ -137,7 +137,7 @@ func TestServeAPI(t *testing.T) {
 	if code != 200 || json.Unmarshal([]byte(body), &st) != nil || len(st.Path) != 0 || len(st.Steps) != 9 || len(st.Violates) != 0 {
 		t.Fatalf("initial state: %d %s", code, body)
 	}
-	if st.Steps[0].Label != "n0 RequestCS" || st.Steps[0].Kind != "env" || len(st.Steps[0].Changes) == 0 {
+	if st.Steps[0].Label != "n0 RequestCS" || st.Steps[0].Kind != "env" || len(st.Steps[0].Changes) == 0 || !strings.HasPrefix(st.Steps[0].State[0], "n0: State=WANTED") {
 		t.Errorf("first step %+v", st.Steps[0])
 	}
 	var stored, fresh findResult

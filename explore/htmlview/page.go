@@ -34,6 +34,9 @@ type Page struct {
 	Check   string `json:"check"`
 	// Porcupine is the address of porcupine's history view, when written.
 	Porcupine string `json:"porcupine,omitempty"`
+	// Others names the result's other violations ("property (kind) after
+	// N steps"); the page shows the first.
+	Others []string `json:"others,omitempty"`
 	// Nodes names the lifelines: "n0", "n1", ...
 	Nodes []string `json:"nodes"`
 	// Steps[0] is the initial state; Steps[i] the state after step i.
@@ -138,6 +141,9 @@ func FromResult(sys model.System, spec string, params map[string]string, r *expl
 			return nil, err
 		}
 		p.Verdict = r.Verdict.String()
+		for _, v := range r.Violations[1:] {
+			p.Others = append(p.Others, fmt.Sprintf("%s (%s) after %d steps", v.Property, v.Kind, v.Trace.Len()))
+		}
 		return p, nil
 	}
 	p := &Page{Verdict: r.Verdict.String(), Spec: spec, Params: flags(params), Loop: -1}

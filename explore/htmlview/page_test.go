@@ -117,6 +117,23 @@ func TestWrite(t *testing.T) {
 	}
 }
 
+// TestFromResultOthers: a result with several violations draws the first
+// and names the others.
+func TestFromResultOthers(t *testing.T) {
+	r := &explore.Result{Verdict: explore.Violated, Violations: toyViolations()}
+	p, err := FromResult(toySystem(), "toy", nil, r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Property != "waits-connected" || len(p.Others) != 1 || p.Others[0] != "mutual-exclusion (invariant) after 6 steps" {
+		t.Errorf("property %q, others %q", p.Property, p.Others)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, p); err != nil || !strings.Contains(b.String(), "mutual-exclusion (invariant) after 6 steps") {
+		t.Errorf("the page does not name the other violation (%v)", err)
+	}
+}
+
 // TestFromResultVerified: a verified result has a header and no trace.
 func TestFromResultVerified(t *testing.T) {
 	r := &explore.Result{Verdict: explore.Verified}
