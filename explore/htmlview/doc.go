@@ -7,10 +7,12 @@
 // each step's changes (the text renderer's diff), the full state, the
 // messages in transit and the adjacency.
 //
-// Building a page is pure: FromITF, FromViolation and FromResult turn a
-// trace and the system it belongs to into a Page (plain data); Layout
-// computes the diagram's geometry; Write renders the page with the
-// embedded script and style. The page loads nothing from the network: its
+// Building a page is pure: FromITF, FromViolation, FromResult and
+// FromStates turn a trace (or any path) and the system it belongs to into a
+// Page (plain data); Arrows, Bars and Intervals derive the messages and
+// critical-section intervals from consecutive states; Layout computes the
+// diagram's geometry; Write renders the page with the embedded script and
+// style. The page loads nothing from the network: its
 // data sits in a <script type="application/json"> block.
 //
 // Any command that holds an explore.Violation (check, replay, a future
