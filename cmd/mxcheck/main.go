@@ -5,6 +5,7 @@
 //	mxcheck check SPEC [flags]    explore every behaviour of a configuration
 //	mxcheck replay FILE           re-run a stored counterexample
 //	mxcheck suite FILE            check every row of a suite or test file
+//	mxcheck serve [DIR]           browse stored traces, explore a spec
 //
 // A spec's parameters come from its declaration (model.Spec.Params): each is
 // a flag of check, and bad values are refused by the shared binding code.
