@@ -6,6 +6,7 @@
 //	mxcheck simulate SPEC [flags] random walks, violations minimised
 //	mxcheck replay FILE           re-run a stored counterexample
 //	mxcheck suite FILE            check every row of a suite or test file
+//	mxcheck serve [DIR]           browse stored traces, explore a spec
 //	mxcheck history FILE          check a recorded lock history (porcupine)
 //
 // A spec's parameters come from its declaration (model.Spec.Params): each is
