@@ -33,6 +33,7 @@ type simFlags struct {
 	minStates   int
 	traceOut    string
 	historyHTML string
+	html        string
 	json        bool
 	quiet       bool
 }
@@ -48,6 +49,7 @@ func (f *simFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.minStates, "minimize-states", 0, "states the BFS of minimisation may explore (0: 1000000; -1: greedy deletion only)")
 	fs.StringVar(&f.traceOut, "trace-out", "", "write the minimised counterexample to this file (ITF JSON, for replay)")
 	fs.StringVar(&f.historyHTML, "history-html", "", "write porcupine's picture of the counterexample's CS history to this file (HTML)")
+	fs.StringVar(&f.html, "html", "", "write the minimised counterexample as one self-contained HTML page to this file")
 	fs.BoolVar(&f.json, "json", false, "print the full result as JSON")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 }
@@ -109,8 +111,14 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 				return exitUsage, err
 			}
 		}
+		if sf.html != "" {
+			page := &explore.Result{Verdict: explore.Violated, Strategy: "simulate", Violations: []explore.Violation{res.Violation.Violation}}
+			if err := writeResultHTML(sf.html, sys, spec.Name, values, page, commandLine(append([]string{"mxcheck", "simulate"}, withoutFlag(args, "html")...))); err != nil {
+				return exitUsage, err
+			}
+		}
 	} else {
-		for _, p := range []string{sf.traceOut, sf.historyHTML} {
+		for _, p := range []string{sf.traceOut, sf.historyHTML, sf.html} {
 			if p != "" {
 				fmt.Fprintf(stderr, "mxcheck: %s: no violation, so nothing was written\n", p)
 			}

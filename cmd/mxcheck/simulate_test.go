@@ -13,8 +13,8 @@ import (
 // the files simulate writes.
 func TestSimulateCLI(t *testing.T) {
 	dir := t.TempDir()
-	trace, html := filepath.Join(dir, "t.json"), filepath.Join(dir, "h.html")
-	code, out, errs := call("simulate", "ra", "--churn", "1", "--runs", "500", "--seed", "5", "--trace-out", trace, "--history-html", html)
+	trace, html, page := filepath.Join(dir, "t.json"), filepath.Join(dir, "h.html"), filepath.Join(dir, "page.html")
+	code, out, errs := call("simulate", "ra", "--churn", "1", "--runs", "500", "--seed", "5", "--trace-out", trace, "--history-html", html, "--html", page)
 	if code != 1 || !strings.Contains(out, "VIOLATION of invariant mutual-exclusion") {
 		t.Fatalf("exit %d, stderr %s\n%s", code, errs, out)
 	}
@@ -30,7 +30,7 @@ func TestSimulateCLI(t *testing.T) {
 	if code, out, _ := call("replay", trace, "--history-html", filepath.Join(dir, "r.html")); code != 0 || !strings.Contains(out, "reproduced") {
 		t.Errorf("replay of the simulated trace: exit %d\n%s", code, out)
 	}
-	for _, f := range []string{html, filepath.Join(dir, "r.html")} {
+	for _, f := range []string{html, filepath.Join(dir, "r.html"), page} {
 		b, err := os.ReadFile(f)
 		if err != nil || !strings.Contains(string(b), "<html") {
 			t.Errorf("%s: %v, %d bytes", f, err, len(b))
