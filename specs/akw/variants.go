@@ -34,13 +34,33 @@ var variants = []replacement{
 			return greedyAvoiding(n.Vw, c.Self(), forbidden(c, n, n.Vw))
 		}}},
 	{Name: "linkdown-recheck",
-		Usage: "repair: after L56–L61 a hungry node behind SD^f that now has all forks eats (as L19 does when a fork arrives)",
+		Usage: "repair: after L56–L61 a hungry node behind SD^f re-runs L19–L22 (eats with all forks; with all low forks requests the high ones), as when a fork arrives",
 		Handlers: []handler{{Name: "L56-LinkDown", Do: func(a *alg, c *ctx, n *Node, p model.Port) {
 			linkDown(a, c, n, p)
-			if n.Pos&SDf != 0 && n.State == Hungry && allForks(c, n) {
+			if n.Pos&SDf == 0 || n.State != Hungry {
+				return
+			}
+			if allForks(c, n) { // as L19
 				n.State = Eating
 			}
+			if allLowForks(c, n) { // as L20, L22
+				requestHighForks(c, n)
+			}
 		}}}},
+	{Name: "exit-before-release",
+		Usage: "repair: L9 (exit SD^f and AD^f) before L8, so the forks released on exit carry flag false (a thinking node does not want them back)",
+		Actions: func(a *alg) []action {
+			f := a.faithful("L5-Exit")
+			f.Do = func(c *ctx, n *Node) {
+				n.State = Thinking
+				n.Color = smallestFreeColor(c, n)                    // L6
+				broadcast(c, Msg{Kind: UpdateColor, Color: n.Color}) // L7
+				setPos(c, n, n.Pos&^(SDf|ADf))                       // L9
+				n.Stage = Out
+				a.releaseSuspended(c, n) // L8
+			}
+			return []action{f}
+		}},
 	{Name: "fork-anywhere",
 		Usage: "L17–L23 run as printed wherever the node is (L19 makes a hungry node outside SD^f eat)",
 		Actions: func(a *alg) []action {
