@@ -1,0 +1,145 @@
+package akw_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/mxcheck/mxcheck/explore"
+	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/specs/akw"
+	"github.com/mxcheck/mxcheck/specs/spectest"
+)
+
+// repaired is the reading under which every small configuration is
+// verified: new-color() avoids all neighbours' colors, and a link failure
+// re-runs L19–L22.
+const repaired = "new-color-avoids-neighbours,linkdown-recheck"
+
+func with(base model.Values, kv ...string) model.Values {
+	out := model.Values{}
+	for k, v := range base {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i]] = kv[i+1]
+	}
+	return out
+}
+
+// TestGolden pins state counts and verdicts of the small configurations of
+// issue 14, each cross-checked (BFS = DFS = parallel, disk levels, replay).
+func TestGolden(t *testing.T) {
+	cases := []spectest.Case{
+		// Static topology: the faithful reading is verified.
+		{Name: "static/n2-path", Params: model.Values{}},
+		{Name: "static/n2-path-r2", Params: model.Values{"requests": "2"}},
+		{Name: "static/n3-path", Params: model.Values{"nodes": "3"}},
+		{Name: "static/n3-ring", Params: model.Values{"nodes": "3", "topology": "ring"}},
+		// Mobility: the findings and the readings that remove them.
+		{Name: "move/n2-path-disconnect", Params: model.Values{"disconnects": "1"}},
+		{Name: "move/n2-path-disconnect@linkdown-recheck", Params: model.Values{"disconnects": "1", "variant": "linkdown-recheck"}},
+		{Name: "move/n2-none-connect", Params: model.Values{"topology": "none", "connects": "1"}},
+		{Name: "move/n2-none-connect@oracle", Params: model.Values{"topology": "none", "connects": "1", "variant": "doorway-oracle"}},
+		{Name: "move/n2-none-connect@avoids", Params: model.Values{"topology": "none", "connects": "1", "variant": "new-color-avoids-neighbours"}},
+		{Name: "move/n2-none-connect@nested", Params: model.Values{"topology": "none", "connects": "1", "variant": "linkup-nested"}},
+		{Name: "move/n2-path-connect-disconnect", Params: model.Values{"connects": "1", "disconnects": "1"}},
+		{Name: "move/n2-path-connect-disconnect@repaired", Params: model.Values{"connects": "1", "disconnects": "1", "variant": repaired}},
+		{Name: "move/n2-path-connect-disconnect@repaired+oracle", Params: model.Values{"connects": "1", "disconnects": "1", "variant": repaired + ",doorway-oracle"}},
+		{Name: "move/n3-path-disconnect@repaired", Params: model.Values{"nodes": "3", "disconnects": "1", "variant": repaired}},
+		{Name: "move/n3-path-disconnect2@repaired", Params: model.Values{"nodes": "3", "disconnects": "2", "variant": repaired}},
+		// Crashes: excused within the claimed failure locality.
+		{Name: "crash/n2-path", Params: model.Values{"crashes": "1"}},
+		{Name: "crash/n2-path-locality0", Params: model.Values{"crashes": "1", "locality": "0"}},
+		{Name: "crash/n3-path", Params: model.Values{"nodes": "3", "crashes": "1"}},
+		{Name: "crash/n3-path-locality1", Params: model.Values{"nodes": "3", "crashes": "1", "locality": "1"}},
+		// Readings of L10 and L17–L23.
+		{Name: "reading/n2-path-r2@req-waits", Params: model.Values{"requests": "2", "variant": "req-waits"}},
+		{Name: "reading/n3-path@req-waits", Params: model.Values{"nodes": "3", "variant": "req-waits"}},
+		{Name: "reading/n2-path-r2@fork-anywhere", Params: model.Values{"requests": "2", "variant": "fork-anywhere"}},
+	}
+	spectest.Golden(t, akw.Spec, "testdata/golden.txt", cases)
+}
+
+// TestGoldenHeavy pins the larger configurations (BFS only), behind
+// MXCHECK_HEAVY: about a minute on a loaded 2-core machine.
+func TestGoldenHeavy(t *testing.T) {
+	if os.Getenv("MXCHECK_HEAVY") == "" {
+		t.Skip("set MXCHECK_HEAVY=1 to run")
+	}
+	spectest.GoldenBFS(t, akw.Spec, "testdata/golden_heavy.txt", []spectest.Case{
+		{Name: "static/n3-path-r2", Params: model.Values{"nodes": "3", "requests": "2"}},
+		{Name: "move/n3-ring-disconnect", Params: model.Values{"nodes": "3", "topology": "ring", "disconnects": "1"}},
+		{Name: "move/n3-ring-disconnect@repaired", Params: model.Values{"nodes": "3", "topology": "ring", "disconnects": "1", "variant": repaired}},
+		// A node that moves from one neighbour to another.
+		{Name: "move/n3-hop@repaired", Params: model.Values{"nodes": "3", "topology": "0.1-1.1", "connects": "1", "disconnects": "1", "variant": repaired}},
+		{Name: "move/n3-path-connect@repaired", Params: model.Values{"nodes": "3", "connects": "1", "variant": repaired}},
+		// Two components, a crash in one: the other must progress.
+		{Name: "crash/n4-two-components-locality1", Params: model.Values{"nodes": "4", "topology": "0.1-1.1,2.1-3.1", "crashes": "1", "locality": "1"}},
+		{Name: "crash/n3-ring", Params: model.Values{"nodes": "3", "topology": "ring", "crashes": "1"}},
+	})
+}
+
+// TestCounterexamples checks the findings and the mutants: each is caught
+// by the named property with a shortest trace of the pinned length, stored
+// under counterexamples/akw.
+func TestCounterexamples(t *testing.T) {
+	r := model.Values{"variant": repaired}
+	spectest.Violations(t, akw.Spec, "../../counterexamples/akw", []spectest.Expect{
+		// Finding 1: a high neighbour holding the missing fork moves away;
+		// L56–L61 do not make the node eat.
+		{Name: "finding-linkdown-high-neighbour", Params: model.Values{"disconnects": "1"}, Property: explore.Deadlock, Steps: 10},
+		// Finding 2: a mover's greedy color on its own subgraph equals a
+		// static neighbour's initial color.
+		{Name: "finding-new-color-clash", Params: model.Values{"topology": "none", "connects": "1"}, Property: akw.PropColorsDiffer, Steps: 15},
+		{Name: "finding-new-color-clash-oracle", Params: model.Values{"topology": "none", "connects": "1", "variant": "doorway-oracle"}, Property: akw.PropColorsDiffer, Steps: 15},
+		// Readings.
+		{Name: "reading-linkup-nested", Params: with(r, "connects", "1", "disconnects", "1", "variant", repaired+",linkup-nested"), Property: explore.Deadlock, Steps: 10},
+		{Name: "reading-req-waits", Params: model.Values{"requests": "2", "variant": "req-waits"}, Property: explore.Deadlock, Steps: 31},
+		{Name: "reading-fork-anywhere", Params: model.Values{"requests": "2", "variant": "fork-anywhere"}, Property: akw.PropCSInForks, Steps: 20},
+		// Mutants.
+		{Name: "mutant-send-fork-keeps-at", Params: model.Values{"mutant": "send-fork-keeps-at"}, Property: akw.PropForks, Steps: 7},
+		{Name: "mutant-eat-with-low-forks", Params: model.Values{"nodes": "3", "topology": "ring", "mutant": "eat-with-low-forks"}, Property: akw.PropLME, Steps: 12},
+		{Name: "mutant-linkup-moving-keeps-eating", Params: model.Values{"topology": "none", "connects": "1", "mutant": "linkup-moving-keeps-eating"}, Property: akw.PropCSInForks, Steps: 5},
+	})
+}
+
+// TestBadConfigurations: impossible configurations are one-line errors.
+func TestBadConfigurations(t *testing.T) {
+	for name, v := range map[string]model.Values{
+		"too-many-nodes":   {"nodes": "5"},
+		"one-node":         {"nodes": "1"},
+		"unknown-variant":  {"variant": "bogus"},
+		"unknown-mutant":   {"mutant": "bogus"},
+		"bad-locality":     {"locality": "far"},
+		"locality-range":   {"locality": "9"},
+		"bad-topology":     {"topology": "blob"},
+		"bad-edges":        {"topology": "0.1-1"},
+		"negative-crashes": {"crashes": "-1"},
+		"delta-too-small":  {"nodes": "3", "topology": "ring", "delta": "1"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			full, err := akw.Spec.Normalize(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := akw.Spec.Build(full); err == nil {
+				t.Errorf("Build(%v) succeeded, want an error", v)
+			}
+		})
+	}
+}
+
+// TestStarvationFreedom pins starvation freedom under weak fairness. Move
+// budgets are finite, so every node is eventually static: a hungry node,
+// mover or not, must eat. The faithful disconnect row starves through
+// finding 1; the repaired reading does not.
+func TestStarvationFreedom(t *testing.T) {
+	spectest.Liveness(t, akw.Spec, "testdata/liveness.txt", []spectest.Case{
+		{Name: "static/n2-path", Params: model.Values{}},
+		{Name: "static/n2-path-r2", Params: model.Values{"requests": "2"}},
+		{Name: "static/n3-path", Params: model.Values{"nodes": "3"}},
+		{Name: "move/n2-path-disconnect", Params: model.Values{"disconnects": "1"}},
+		{Name: "move/n2-path-connect-disconnect@repaired", Params: model.Values{"connects": "1", "disconnects": "1", "variant": repaired}},
+		{Name: "move/n3-path-disconnect@repaired", Params: model.Values{"nodes": "3", "disconnects": "1", "variant": repaired}},
+	})
+}
