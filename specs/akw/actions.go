@@ -200,7 +200,7 @@ func (a *alg) actions() []action {
 		{Name: "L38-PickColor",
 			Guard: func(_ *ctx, n *Node) bool { return n.Stage == Coloring && n.R&^n.Got == 0 && n.Round == a.rounds },
 			Do: func(c *ctx, n *Node) {
-				n.Color = -Color(a.NewColor(a, c, n)) - 1 // L38
+				n.Color = -Color(a.NewColor(a, c, n)) - 1            // L38
 				broadcast(c, Msg{Kind: UpdateColor, Color: n.Color}) // L39
 				n.Moved = false
 				n.Round, n.Got, n.Vw = 0, 0, View{}

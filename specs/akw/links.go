@@ -63,7 +63,7 @@ func exitAnyDoorway(c *ctx, n *Node) {
 func linkDown(a *alg, c *ctx, n *Node, p model.Port) {
 	switch {
 	case n.Pos&SDf != 0: // L57
-		n.S = n.S.Remove(p) // L58
+		n.S = n.S.Remove(p)                        // L58
 		if !n.At.Has(p) && less(n.C[p], n.Color) { // L59
 			returnToSDf(a, c, n) // L60
 		}
