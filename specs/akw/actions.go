@@ -26,6 +26,12 @@ type procs struct {
 	Outside func(c *ctx, n *Node, p model.Port, d Doors) bool
 	// NewColor is new-color() once its rounds are over (§4.4).
 	NewColor func(a *alg, c *ctx, n *Node) int
+	// BeginEntry starts the entry code of doorway d at stage; Cross
+	// records that the node crossed the doorways in d. Their ghost
+	// versions (ghost.go, --doorway-ghost) record what the
+	// doorway-guarantee property reads.
+	BeginEntry func(c *ctx, n *Node, stage Stage, d Doors)
+	Cross      func(n *Node, d Doors)
 }
 
 // alg is Algorithm 1 compiled with its configuration and the procedures
@@ -113,7 +119,8 @@ func broadcast(c *ctx, m Msg) {
 
 // setPos moves the node across or out of doorways and sends the cross/exit
 // message: its new position, which the neighbours keep in L[i].
-func setPos(c *ctx, n *Node, pos Doors) {
+func (a *alg) setPos(c *ctx, n *Node, pos Doors) {
+	a.Cross(n, pos&^n.Pos)
 	n.Pos = pos
 	broadcast(c, Msg{Kind: Door, Doors: pos})
 }
@@ -124,7 +131,7 @@ func setPos(c *ctx, n *Node, pos Doors) {
 // neighbour whose last message says it is outside d counts as found
 // outside once.
 func (a *alg) beginAsync(c *ctx, n *Node, stage Stage, d Doors) {
-	n.Stage = stage
+	a.BeginEntry(c, n, stage, d)
 	n.Seen = 0
 	for _, p := range c.Neighbors().All() {
 		if a.Outside(c, n, p, d) {
@@ -132,6 +139,12 @@ func (a *alg) beginAsync(c *ctx, n *Node, stage Stage, d Doors) {
 		}
 	}
 }
+
+// beginEntry starts the entry code of a doorway.
+func beginEntry(_ *ctx, n *Node, stage Stage, _ Doors) { n.Stage = stage }
+
+// crossed records nothing: crossings are ghost business.
+func crossed(*Node, Doors) {}
 
 // asyncClear is the crossing condition of asynchronous doorway d: each
 // neighbour found outside at least once (in Seen, or outside now).
@@ -180,13 +193,13 @@ func (a *alg) actions() []action {
 		{Name: "CrossADr",
 			Guard: func(c *ctx, n *Node) bool { return n.Stage == EntryADr && a.asyncClear(c, n, ADr) },
 			Do: func(c *ctx, n *Node) {
-				setPos(c, n, n.Pos|ADr)
-				n.Stage = EntrySDr
+				a.setPos(c, n, n.Pos|ADr)
+				a.BeginEntry(c, n, EntrySDr, SDr)
 			}},
 		{Name: "L36-CrossSDr",
 			Guard: func(c *ctx, n *Node) bool { return n.Stage == EntrySDr && a.SyncClear(a, c, n, SDr) },
 			Do: func(c *ctx, n *Node) {
-				setPos(c, n, n.Pos|SDr)
+				a.setPos(c, n, n.Pos|SDr)
 				n.Stage = Coloring
 				n.R = c.Neighbors() // L37
 				a.startNewColor(c, n)
@@ -209,26 +222,26 @@ func (a *alg) actions() []action {
 		{Name: "CrossADf",
 			Guard: func(c *ctx, n *Node) bool { return n.Stage == EntryADf && a.asyncClear(c, n, ADf) },
 			Do: func(c *ctx, n *Node) {
-				setPos(c, n, n.Pos|ADf)
+				a.setPos(c, n, n.Pos|ADf)
 				if n.Pos&SDr != 0 {
 					n.Stage = ExitR
 				} else {
-					n.Stage = EntrySDf
+					a.BeginEntry(c, n, EntrySDf, SDf)
 				}
 			}},
 		{Name: "ExitFirstDoubleDoorway", // exit SD^r, then AD^r (§3)
 			Guard: func(_ *ctx, n *Node) bool { return n.Stage == ExitR },
 			Do: func(c *ctx, n *Node) {
 				n.R = 0 // R: neighbours behind the first double doorway participating in the recoloring
-				setPos(c, n, n.Pos&^(SDr|ADr))
-				n.Stage = EntrySDf
+				a.setPos(c, n, n.Pos&^(SDr|ADr))
+				a.BeginEntry(c, n, EntrySDf, SDf)
 			}},
 		{Name: "L1-CrossSDf",
 			Guard: func(c *ctx, n *Node) bool {
 				return n.Stage == EntrySDf && n.State == Hungry && a.SyncClear(a, c, n, SDf)
 			},
 			Do: func(c *ctx, n *Node) {
-				setPos(c, n, n.Pos|SDf)
+				a.setPos(c, n, n.Pos|SDf)
 				n.Stage = Forks
 				if allForks(c, n) { // L2
 					n.State = Eating
@@ -246,7 +259,7 @@ func (a *alg) actions() []action {
 				n.Color = smallestFreeColor(c, n)                    // L6
 				broadcast(c, Msg{Kind: UpdateColor, Color: n.Color}) // L7
 				a.releaseSuspended(c, n)                             // L8
-				setPos(c, n, n.Pos&^(SDf|ADf))                       // L9
+				a.setPos(c, n, n.Pos&^(SDf|ADf))                     // L9
 				n.Stage = Out
 			}},
 		{Name: "L10-ReceiveReq", Kind: model.Receive, On: is(Req),

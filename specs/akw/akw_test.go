@@ -52,6 +52,12 @@ func TestGolden(t *testing.T) {
 		{Name: "crash/n2-path-locality0", Params: model.Values{"crashes": "1", "locality": "0"}},
 		{Name: "crash/n3-path", Params: model.Values{"nodes": "3", "crashes": "1"}},
 		{Name: "crash/n3-path-locality1", Params: model.Values{"nodes": "3", "crashes": "1", "locality": "1"}},
+		// §3's doorway guarantee (ghost variables): the message-passing
+		// doorways break it, the oracle doorways keep it.
+		{Name: "doorway/n2-path@ghost", Params: model.Values{"doorway-ghost": "true"}},
+		{Name: "doorway/n2-path@ghost+oracle", Params: model.Values{"doorway-ghost": "true", "variant": "doorway-oracle"}},
+		{Name: "doorway/n3-path@ghost+oracle", Params: model.Values{"nodes": "3", "doorway-ghost": "true", "variant": "doorway-oracle"}},
+		{Name: "doorway/n2-path-connect-disconnect@ghost+repaired+oracle", Params: model.Values{"connects": "1", "disconnects": "1", "doorway-ghost": "true", "variant": repaired + ",doorway-oracle"}},
 		// Readings of L10 and L17–L23.
 		{Name: "reading/n2-path-r2@req-waits", Params: model.Values{"requests": "2", "variant": "req-waits"}},
 		{Name: "reading/n3-path@req-waits", Params: model.Values{"nodes": "3", "variant": "req-waits"}},
@@ -92,6 +98,8 @@ func TestCounterexamples(t *testing.T) {
 		// static neighbour's initial color.
 		{Name: "finding-new-color-clash", Params: model.Values{"topology": "none", "connects": "1"}, Property: akw.PropColorsDiffer, Steps: 15},
 		{Name: "finding-new-color-clash-oracle", Params: model.Values{"topology": "none", "connects": "1", "variant": "doorway-oracle"}, Property: akw.PropColorsDiffer, Steps: 15},
+		// The message-passing doorways do not meet §3's guarantee.
+		{Name: "doorway-messages-guarantee", Params: model.Values{"doorway-ghost": "true"}, Property: akw.PropDoorway, Steps: 6},
 		// Readings.
 		{Name: "reading-linkup-nested", Params: with(r, "connects", "1", "disconnects", "1", "variant", repaired+",linkup-nested"), Property: explore.Deadlock, Steps: 10},
 		{Name: "reading-req-waits", Params: model.Values{"requests": "2", "variant": "req-waits"}, Property: explore.Deadlock, Steps: 31},
@@ -99,6 +107,7 @@ func TestCounterexamples(t *testing.T) {
 		// Mutants.
 		{Name: "mutant-send-fork-keeps-at", Params: model.Values{"mutant": "send-fork-keeps-at"}, Property: akw.PropForks, Steps: 7},
 		{Name: "mutant-eat-with-low-forks", Params: model.Values{"nodes": "3", "topology": "ring", "mutant": "eat-with-low-forks"}, Property: akw.PropLME, Steps: 12},
+		{Name: "mutant-doorways-open", Params: model.Values{"doorway-ghost": "true", "variant": "doorway-oracle", "mutant": "doorways-open"}, Property: akw.PropDoorway, Steps: 6},
 		{Name: "mutant-linkup-moving-keeps-eating", Params: model.Values{"topology": "none", "connects": "1", "mutant": "linkup-moving-keeps-eating"}, Property: akw.PropCSInForks, Steps: 5},
 	})
 }

@@ -13,8 +13,16 @@ import (
 // locality is the failure locality deadlock detection assumes: a waiting
 // node with a crashed node within that many links is excused; -1 excuses
 // none.
-func Protocol(n int, reps []replacement, locality int) *model.Protocol[Node, Msg] {
-	a := &alg{rounds: uint8(max(n-1, 1)), procs: procs{SendFork: sendFork, SyncClear: syncClear, Outside: outsideByMessages, NewColor: newColor}}
+//
+// ghost adds the ghost variables and the doorway-guarantee property.
+func Protocol(n int, reps []replacement, locality int, ghost bool) *model.Protocol[Node, Msg] {
+	a := &alg{rounds: uint8(max(n-1, 1)), procs: procs{SendFork: sendFork, SyncClear: syncClear, Outside: outsideByMessages, NewColor: newColor,
+		BeginEntry: beginEntry, Cross: crossed}}
+	invs := invariants()
+	if ghost {
+		a.BeginEntry, a.Cross = ghostBeginEntry, ghostCross
+		invs = append(invs, doorwayGuarantee())
+	}
 	acts := a.actions()
 	hs := handlers()
 	for _, r := range reps {
@@ -50,7 +58,7 @@ func Protocol(n int, reps []replacement, locality int) *model.Protocol[Node, Msg
 		Name:       "akw",
 		Init:       initial,
 		Actions:    acts,
-		Invariants: invariants(),
+		Invariants: invs,
 		FIFO:       true,
 		Links: model.Notifications[Node, Msg]{
 			LinkUp:   up,
@@ -129,6 +137,7 @@ var Spec = &model.Spec{
 		{Name: "crashes", Kind: model.IntParam, Default: "0", Usage: "nodes that may crash"},
 		{Name: "requests", Kind: model.IntParam, Default: "1", Usage: "times each node may become hungry"},
 		{Name: "locality", Kind: model.StringParam, Default: "n", Usage: "failure locality deadlock detection assumes: n (Theorem 5, greedy coloring: the number of nodes), an integer m, or none"},
+		{Name: "doorway-ghost", Kind: model.BoolParam, Default: "false", Usage: "also check doorway-guarantee (§3's real-time guarantee), with ghost variables that grow the state space"},
 		{Name: "variant", Kind: model.StringParam, Default: "", Usage: "comma-separated readings: " + names(variants)},
 		{Name: "mutant", Kind: model.StringParam, Default: "none", Usage: "deliberate bug: none, " + names(mutants)},
 	},
@@ -200,6 +209,10 @@ func Build(v model.Values) (model.System, error) {
 			return nil, err
 		}
 	}
+	ghost, err := v.Bool("doorway-ghost")
+	if err != nil {
+		return nil, err
+	}
 	topo := strings.TrimSpace(v.String("topology"))
 	var edges []model.Edge
 	if strings.Contains(topo, ".") {
@@ -217,5 +230,5 @@ func Build(v model.Values) (model.System, error) {
 		Nodes: n, Delta: delta, Requests: r, Edges: edges, ReusePorts: true,
 		Budget: model.Budget{Connects: uint8(budget[0]), Disconnects: uint8(budget[1]), Crashes: uint8(budget[2])},
 	}
-	return model.Compile(Protocol(n, reps, locality), cfg)
+	return model.Compile(Protocol(n, reps, locality, ghost), cfg)
 }

@@ -21,6 +21,7 @@ func handlers() []handler {
 // asynchronous doorway being entered.
 func linkUpStatic(_ *alg, c *ctx, n *Node, p model.Port) {
 	n.At = n.At.Add(p) // L45
+	forgetPort(n, p)
 	n.C[p] = Bot
 	n.L[p] = 0
 	if n.Stage == EntryADr || n.Stage == EntryADf {
@@ -35,6 +36,7 @@ func linkUpStatic(_ *alg, c *ctx, n *Node, p model.Port) {
 // set Wait; L54–L55 are the action L55-EnterDoorway once Wait is empty.
 func linkUpMoving(a *alg, c *ctx, n *Node, p model.Port) {
 	n.At = n.At.Remove(p) // L48
+	forgetPort(n, p)
 	n.C[p] = Bot
 	n.L[p] = 0
 	if n.Pos&SDf != 0 { // L49
@@ -43,15 +45,15 @@ func linkUpMoving(a *alg, c *ctx, n *Node, p model.Port) {
 		}
 		a.releaseSuspended(c, n) // L51
 	}
-	exitAnyDoorway(c, n) // L52
+	exitAnyDoorway(a, c, n) // L52
 	n.Wait = n.Wait.Add(p)
 }
 
 // exitAnyDoorway is L52: the node leaves every doorway and module it is
 // in, tells its neighbours when it was behind one, and will recolor.
-func exitAnyDoorway(c *ctx, n *Node) {
+func exitAnyDoorway(a *alg, c *ctx, n *Node) {
 	if n.Pos != 0 {
-		setPos(c, n, 0)
+		a.setPos(c, n, 0)
 	}
 	n.Stage = Out
 	n.Moved = true
@@ -73,12 +75,13 @@ func linkDown(a *alg, c *ctx, n *Node, p model.Port) {
 	n.At, n.S, n.R = n.At.Remove(p), n.S.Remove(p), n.R.Remove(p)
 	n.Seen, n.Wait, n.Got = n.Seen.Remove(p), n.Wait.Remove(p), n.Got.Remove(p)
 	n.C[p], n.L[p] = Bot, 0
+	forgetPort(n, p)
 }
 
 // returnToSDf is L60, the return path of the second double doorway: exit
 // SD^f releasing the suspended forks (§4.1) and go back to its entry.
 func returnToSDf(a *alg, c *ctx, n *Node) {
 	a.releaseSuspended(c, n)
-	setPos(c, n, n.Pos&^SDf)
-	n.Stage = EntrySDf
+	a.setPos(c, n, n.Pos&^SDf)
+	a.BeginEntry(c, n, EntrySDf, SDf)
 }

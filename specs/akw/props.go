@@ -17,6 +17,7 @@ const (
 	PropForks        = "fork-uniqueness"
 	PropCSInForks    = "cs-in-fork-collection"
 	PropColorsDiffer = "colors-differ-behind-doorway"
+	PropDoorway      = "doorway-guarantee"
 )
 
 // link is one live edge as the property checks see it.
@@ -126,4 +127,14 @@ func invariants() []property {
 				return fmt.Sprintf("neighbours %v and %v behind AD^f both have color %v", e.u, e.v, w.Nodes[e.u].Color)
 			}},
 	}
+}
+
+// doorwayGuarantee is §3's guarantee, read from the ghost variables.
+func doorwayGuarantee() property {
+	return property{Name: PropDoorway,
+		Holds: func(w *world) bool { _, _, _, bad := guaranteeBroken(w); return !bad },
+		Explain: func(w *world) string {
+			u, v, d, _ := guaranteeBroken(w)
+			return fmt.Sprintf("%v crossed %v while %v, behind it since before %v began the entry code, had not exited", u, d, v, u)
+		}}
 }

@@ -176,6 +176,9 @@ type Node struct {
 	Round uint8
 	Got   model.Ports
 	Vw    View
+	// Par, Blk and BlkPar are ghost variables (ghost.go).
+	Par         Doors
+	Blk, BlkPar [4]model.Ports
 }
 
 // AppendKey appends the canonical encoding of n (ports 1..4 only: Δ ≤ 3
@@ -183,7 +186,10 @@ type Node struct {
 func (n Node) AppendKey(dst []byte) []byte {
 	dst = append(dst, byte(n.State)|byte(n.Stage)<<2|b2u(n.Moved)<<5, byte(n.Pos), byte(n.Color),
 		byte(n.At), byte(n.S), byte(n.R), byte(n.Seen), byte(n.Wait), n.Round, byte(n.Got),
-		byte(n.Vw.Known), byte(n.Vw.Adj), byte(n.Vw.Adj>>8))
+		byte(n.Vw.Known), byte(n.Vw.Adj), byte(n.Vw.Adj>>8), byte(n.Par))
+	for k := range n.Blk {
+		dst = append(dst, byte(n.Blk[k]), byte(n.BlkPar[k]))
+	}
 	for p := 1; p < model.MaxPorts; p++ {
 		dst = append(dst, byte(n.C[p]), byte(n.L[p]))
 	}

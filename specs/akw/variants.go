@@ -55,7 +55,7 @@ var variants = []replacement{
 				n.State = Thinking
 				n.Color = smallestFreeColor(c, n)                    // L6
 				broadcast(c, Msg{Kind: UpdateColor, Color: n.Color}) // L7
-				setPos(c, n, n.Pos&^(SDf|ADf))                       // L9
+				a.setPos(c, n, n.Pos&^(SDf|ADf))                     // L9
 				n.Stage = Out
 				a.releaseSuspended(c, n) // L8
 			}
@@ -102,6 +102,7 @@ var mutants = []replacement{
 // that is not behind SD^f only forgets the fork and color (L48).
 func linkUpMovingNested(a *alg, c *ctx, n *Node, p model.Port) {
 	n.At = n.At.Remove(p) // L48
+	forgetPort(n, p)
 	n.C[p] = Bot
 	n.L[p] = 0
 	if n.Pos&SDf != 0 { // L49
@@ -109,7 +110,7 @@ func linkUpMovingNested(a *alg, c *ctx, n *Node, p model.Port) {
 			n.State = Hungry
 		}
 		a.releaseSuspended(c, n) // L51
-		exitAnyDoorway(c, n)     // L52
+		exitAnyDoorway(a, c, n)  // L52
 		n.Wait = n.Wait.Add(p)   // L53
 	}
 }
