@@ -2,7 +2,7 @@
 // Robust Local Mutual Exclusion in Mobile Ad Hoc Networks" (extended
 // abstract; seed 001): local mutual exclusion by fork collection, behind
 // two double doorways, with a recoloring module for nodes that moved.
-// Algorithm 2 (§5) is not encoded yet.
+// Algorithm 2 (§5) is package akw2.
 //
 // # Model (§2)
 //
