@@ -81,10 +81,11 @@ type System interface {
 	Invariants() []Invariant
 }
 
-// Worker is an optional System capability for deadlock detection: Pending
-// reports whether some node in s still has unfinished work (a pending
-// request, an unacknowledged phase).
-type Worker interface {
+// WorkPending is an optional System capability for deadlock detection:
+// Pending reports whether some node in s still has unfinished work (a
+// pending request, an unacknowledged phase). A state with pending work in
+// which no step but stutters and adversary moves is enabled is a deadlock.
+type WorkPending interface {
 	Pending(s State) bool
 }
 
@@ -183,4 +184,22 @@ type Symmetric interface {
 // interchangeable.
 type SymmetryProvider interface {
 	Symmetric() Symmetric
+}
+
+// Picturer is an optional System capability for drawing traces: the
+// messages in transit of a state with their endpoints, and the nodes in the
+// critical section.
+type Picturer interface {
+	// InTransit lists the messages in transit in s, in s's canonical
+	// order; Text is the rendering Describer uses ("n0->n1 request(ts=1)").
+	InTransit(s State) []InFlight
+	// InCS returns the nodes of s that hold the critical section (or the
+	// lock): those where the application may call exit-CS.
+	InCS(s State) NodeSet
+}
+
+// InFlight is one message in transit as a picture draws it.
+type InFlight struct {
+	From, To NodeID
+	Text     string
 }

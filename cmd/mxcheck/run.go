@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +32,7 @@ usage:
   mxcheck check SPEC [flags]    explore every behaviour of one configuration
   mxcheck replay FILE           re-run a stored counterexample (ITF JSON)
   mxcheck suite FILE            run rows "SPEC FLAGS... => VERDICT", print one table
+  mxcheck serve [DIR]           browse stored traces (and --spec: explore one) in a browser
   mxcheck COMMAND --help        flags of a command
 
 exit codes: 0 verified / reproduced, 1 violated / not reproduced,
@@ -73,8 +73,10 @@ func dispatch(args []string, stdout, stderr io.Writer) (int, error) {
 		return cmdReplay(args[1:], stdout)
 	case "suite":
 		return cmdSuite(args[1:], stdout)
+	case "serve":
+		return cmdServe(args[1:], stdout)
 	}
-	return exitUsage, usagef("unknown command %q (want list, check, replay or suite; see mxcheck --help)", args[0])
+	return exitUsage, usagef("unknown command %q (want list, check, replay, suite or serve; see mxcheck --help)", args[0])
 }
 
 // parse parses fs, turning pflag's errors into one-line usage errors. It
@@ -100,6 +102,12 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 		return exitUsage, usagef("list takes no arguments")
 	}
 	var b strings.Builder
+	width := 0
+	for _, s := range specs.All() {
+		for _, p := range s.Params {
+			width = max(width, len(p.Name))
+		}
+	}
 	for _, s := range specs.All() {
 		fmt.Fprintf(&b, "%s\t%s\n", s.Name, s.Summary)
 		for _, p := range s.Params {
@@ -107,7 +115,7 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 			if def == "" {
 				def = `""`
 			}
-			fmt.Fprintf(&b, "    --%-12s %s (default %s)\n", p.Name, p.Usage, def)
+			fmt.Fprintf(&b, "    --%-*s  %s (default %s)\n", width, p.Name, p.Help(), def)
 		}
 	}
 	_, err := io.WriteString(stdout, b.String())
@@ -133,6 +141,7 @@ type checkFlags struct {
 	choices    string
 	workers    int
 	levels     int
+	html       string
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
@@ -152,6 +161,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.liveness, "liveness", false, "also check lockout/starvation freedom (fair cycles)")
 	fs.IntVar(&f.workers, "workers", 1, "goroutines for a parallel BFS (0: one per core); results are identical")
 	fs.IntVar(&f.levels, "level-states", 0, "BFS: states of a level kept in memory, the rest in a temporary file (0: 4194304; -1: all in memory)")
+	fs.StringVar(&f.html, "html", "", "write the counterexample (or the verdict) as one self-contained HTML page to this file")
 	fs.StringVar(&f.choices, "choices", "probabilistic", "random choices in liveness: probabilistic (holds with probability 1) or adversarial")
 }
 
@@ -207,7 +217,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("check "+spec.Name, pflag.ContinueOnError)
 	var cf checkFlags
 	cf.register(fs)
-	getters, err := specFlags(fs, spec)
+	given, err := specFlags(fs, spec)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -217,14 +227,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if fs.NArg() > 0 {
 		return exitUsage, usagef("unexpected argument %q", fs.Arg(0))
 	}
-	values := model.Values{}
-	for name, get := range getters {
-		values[name] = get()
-	}
-	sys, err := spec.Build(values)
+	sys, bound, err := spec.Compile(given())
 	if err != nil {
 		return exitUsage, usageError{err.Error()}
 	}
+	values := bound.Values()
 	opt, err := cf.options()
 	if err != nil {
 		return exitUsage, err
@@ -254,6 +261,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if cf.traceOut != "" {
 		if err := writeTrace(cf.traceOut, spec, values, res, stderr); err != nil {
+			return exitUsage, err
+		}
+	}
+	if cf.html != "" {
+		if err := writeResultHTML(cf.html, sys, spec.Name, values, res, commandLine(append([]string{"mxcheck", "check"}, withoutFlag(args, "html")...))); err != nil {
 			return exitUsage, err
 		}
 	}
@@ -305,33 +317,6 @@ func describeSearch(o explore.Options) string {
 	return strings.Join(parts, ", ")
 }
 
-// specFlags registers a flag per spec parameter and returns, per name, a
-// function reading its value as text.
-func specFlags(fs *pflag.FlagSet, spec *model.Spec) (map[string]func() string, error) {
-	get := map[string]func() string{}
-	for _, p := range spec.Params {
-		if fs.Lookup(p.Name) != nil {
-			return nil, fmt.Errorf("spec %s: parameter --%s clashes with a checker flag", spec.Name, p.Name)
-		}
-		switch p.Kind {
-		case model.IntParam:
-			def, err := strconv.Atoi(p.Default)
-			if err != nil {
-				return nil, fmt.Errorf("spec %s: default of --%s is not an integer", spec.Name, p.Name)
-			}
-			v := fs.Int(p.Name, def, p.Usage)
-			get[p.Name] = func() string { return strconv.Itoa(*v) }
-		case model.BoolParam:
-			v := fs.Bool(p.Name, p.Default == "true", p.Usage)
-			get[p.Name] = func() string { return strconv.FormatBool(*v) }
-		default:
-			v := fs.String(p.Name, p.Default, p.Usage)
-			get[p.Name] = func() string { return *v }
-		}
-	}
-	return get, nil
-}
-
 // writeTrace writes the first violation's trace; with no violation it only
 // says so on stderr.
 func writeTrace(path string, spec *model.Spec, values model.Values, res *explore.Result, stderr io.Writer) error {
@@ -369,6 +354,7 @@ func writeDOT(path string, res *explore.Result) error {
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("replay", pflag.ContinueOnError)
+	htmlOut := fs.String("html", "", "also write the trace as one self-contained HTML page to this file")
 	if help, err := parse(fs, args, stdout, "usage: mxcheck replay FILE\n\nRe-runs a stored counterexample step by step against the current model.\nExit 0: it still ends in the same violation; 1: it diverges or no longer violates; 2: bad file."); help || err != nil {
 		return exitOK, err
 	}
@@ -379,6 +365,11 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	res, err := replayFile(path)
 	if err != nil {
 		return exitUsage, usagef("replay %s: %v", path, err)
+	}
+	if *htmlOut != "" {
+		if err := replayHTML(*htmlOut, path); err != nil {
+			return exitUsage, err
+		}
 	}
 	if !res.Reproduced {
 		fmt.Fprintf(stdout, "NOT REPRODUCED %s: %s\n", path, res.Reason)

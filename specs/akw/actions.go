@@ -7,13 +7,6 @@ type (
 	action = model.Action[Node, Msg]
 )
 
-// handler is a link-level notification handler (L44–L61), named like an
-// action so a variant can replace it.
-type handler struct {
-	Name string
-	Do   func(a *alg, c *ctx, n *Node, p model.Port)
-}
-
 // procs are the procedures of Algorithm 1 a variant or mutant may replace.
 type procs struct {
 	// SendFork is send-fork(j) (L30–L32).
@@ -32,6 +25,9 @@ type procs struct {
 	// doorway-guarantee property reads.
 	BeginEntry func(c *ctx, n *Node, stage Stage, d Doors)
 	Cross      func(n *Node, d Doors)
+	// UpStatic, UpMoving and Down are the link handlers L44–L46, L47–L55
+	// and L56–L61 (links.go).
+	UpStatic, UpMoving, Down func(a *alg, c *ctx, n *Node, p model.Port)
 }
 
 // alg is Algorithm 1 compiled with its configuration and the procedures

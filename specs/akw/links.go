@@ -7,15 +7,6 @@ import "github.com/mxcheck/mxcheck/model"
 // moves (model.Notifications): N, the set of connected ports, is always the
 // same relation at both endpoints.
 
-// handlers is the faithful handler table.
-func handlers() []handler {
-	return []handler{
-		{Name: "L44-LinkUpWhileStatic", Do: linkUpStatic},
-		{Name: "L47-LinkUpWhileMoving", Do: linkUpMoving},
-		{Name: "L56-LinkDown", Do: linkDown},
-	}
-}
-
 // linkUpStatic is L44–L46. The static node owns the new fork. A new
 // neighbour, whose L[j] is exit_all, counts as found outside an
 // asynchronous doorway being entered.

@@ -2,100 +2,125 @@ package akw
 
 import "github.com/mxcheck/mxcheck/model"
 
-// replacement is a variant (a reading of the paper the text leaves open)
-// or a mutant (a deliberate bug): replacement actions, handlers and
-// procedures, each with the name of the faithful one it replaces. Build
-// installs them; the faithful bodies never test which is chosen.
-type replacement struct {
-	Name, Usage string
-	Actions     func(a *alg) []action
-	Handlers    []handler
-	Procs       procs
+// Readings and mutants change the published action table (actions.go)
+// with replacement actions, or replace one of the procedures the faithful
+// bodies call (alg.procs) in an Edit; the faithful bodies never test which
+// is chosen. Each open point of the paper is its own parameter; the first
+// option is the default.
+
+type variant = model.Variant[Node, Msg]
+
+// reading is one open point: its parameter and its options.
+type reading struct {
+	name, usage string
+	vs          model.Variants[Node, Msg]
 }
 
-// variants are the readings of the paper a verdict may be about.
-var variants = []replacement{
-	{Name: "linkup-nested",
-		Usage:    "L52–L55 nested under L49's `if behind SD^f` (the extraction lost the indentation)",
-		Handlers: []handler{{Name: "L47-LinkUpWhileMoving", Do: linkUpMovingNested}}},
-	{Name: "req-waits",
-		Usage: "L10 read as a guard: a req arriving while ¬at[j] waits at the head of its FIFO channel",
-		Actions: func(a *alg) []action {
-			f := a.faithful("L10-ReceiveReq")
-			f.Guard = func(c *ctx, n *Node) bool { return n.At.Has(c.Port()) }
-			return []action{f}
+// readings are the open points of the paper, each a parameter.
+func (a *alg) readings() []reading {
+	return []reading{
+		{"doorways", "implementation of §3's doorways", model.Variants[Node, Msg]{
+			{Name: "messages", Usage: "message passing: a node sees its neighbours' last cross/exit messages (L[j])"},
+			{Name: "oracle", Usage: "the real-time guarantee by construction: a node observes its neighbours' true positions",
+				Edit: func(*model.Protocol[Node, Msg]) { a.Outside = outsideNow }},
 		}},
-	{Name: "doorway-oracle",
-		Usage: "doorways that meet §3's real-time guarantee by construction: a node observes its neighbours' true doorway positions (not their messages)",
-		Procs: procs{Outside: outsideNow}},
-	{Name: "new-color-avoids-neighbours",
-		Usage: "new-color() also avoids the colors of neighbours outside the recoloring subgraph (\"in a greedy manner, depending on its neighbors\")",
-		Procs: procs{NewColor: func(_ *alg, c *ctx, n *Node) int {
-			return greedyAvoiding(n.Vw, c.Self(), forbidden(c, n, n.Vw))
-		}}},
-	{Name: "linkdown-recheck",
-		Usage: "repair: after L56–L61 a hungry node behind SD^f re-runs L19–L22 (eats with all forks; with all low forks requests the high ones), as when a fork arrives",
-		Handlers: []handler{{Name: "L56-LinkDown", Do: func(a *alg, c *ctx, n *Node, p model.Port) {
-			linkDown(a, c, n, p)
-			if n.Pos&SDf == 0 || n.State != Hungry {
-				return
-			}
-			if allForks(c, n) { // as L19
-				n.State = Eating
-			}
-			if allLowForks(c, n) { // as L20, L22
-				requestHighForks(c, n)
-			}
-		}}}},
-	{Name: "exit-before-release",
-		Usage: "repair: L9 (exit SD^f and AD^f) before L8, so the forks released on exit carry flag false (a thinking node does not want them back)",
-		Actions: func(a *alg) []action {
-			f := a.faithful("L5-Exit")
-			f.Do = func(c *ctx, n *Node) {
-				n.State = Thinking
-				n.Color = smallestFreeColor(c, n)                    // L6
-				broadcast(c, Msg{Kind: UpdateColor, Color: n.Color}) // L7
-				a.setPos(c, n, n.Pos&^(SDf|ADf))                     // L9
-				n.Stage = Out
-				a.releaseSuspended(c, n) // L8
-			}
-			return []action{f}
+		{"new-color", "what the greedy new-color() of §4.4 avoids", model.Variants[Node, Msg]{
+			{Name: "view", Usage: "the colors it gives the recoloring subgraph only (\"a local predefined coloring algorithm on that subgraph\")"},
+			{Name: "avoids-neighbours", Usage: "also the colors of neighbours outside that subgraph (\"in a greedy manner, depending on its neighbors\")",
+				Edit: func(*model.Protocol[Node, Msg]) {
+					a.NewColor = func(_ *alg, c *ctx, n *Node) int { return greedyAvoiding(n.Vw, c.Self(), forbidden(c, n, n.Vw)) }
+				}},
 		}},
-	{Name: "fork-anywhere",
-		Usage: "L17–L23 run as printed wherever the node is (L19 makes a hungry node outside SD^f eat)",
-		Actions: func(a *alg) []action {
-			f := a.faithful("L17-ReceiveFork")
-			f.Do = func(c *ctx, n *Node) { a.receiveForkAnywhere(c, n, c.Port(), c.Msg().Flag) }
-			return []action{f}
+		{"link-down", "L56–L61", model.Variants[Node, Msg]{
+			{Name: "low-only", Usage: "as printed: only the failure of a link to a low neighbour holding the fork changes the fork collection (L59–L60)"},
+			{Name: "recheck", Usage: "repair: then L19–L22 are re-run (eat with all forks; with all low forks request the high ones)",
+				Edit: func(*model.Protocol[Node, Msg]) { a.Down = linkDownRecheck }},
 		}},
+		{"link-up-moving", "nesting of L47–L55 (indentation lost in the extraction)", model.Variants[Node, Msg]{
+			{Name: "flat", Usage: "L50–L51 under L49's if, L52–L55 not (§4: a mover exits any doorway and waits)"},
+			{Name: "nested", Usage: "all of L50–L55 under L49's if",
+				Edit: func(*model.Protocol[Node, Msg]) { a.UpMoving = linkUpMovingNested }},
+		}},
+		{"req", "L10 \"when req msg is received from j and at[j]\" while ¬at[j]", model.Variants[Node, Msg]{
+			{Name: "void", Usage: "the request is consumed and void: the fork is on its way to j"},
+			{Name: "waits", Usage: "the request waits at the head of its FIFO channel until at[j]",
+				Actions: []action{with(a.faithful("L10-ReceiveReq"), func(f *action) {
+					f.Guard = func(c *ctx, n *Node) bool { return n.At.Has(c.Port()) }
+				})}},
+		}},
+		{"fork-outside", "L17–L23 at a node outside SD^f", model.Variants[Node, Msg]{
+			{Name: "module", Usage: "L19–L23 run behind SD^f only; outside, a flagged fork is granted back as L10–L16 grant requests"},
+			{Name: "anywhere", Usage: "L17–L23 as printed wherever the node is (L19 lets a hungry node outside SD^f eat)",
+				Actions: []action{with(a.faithful("L17-ReceiveFork"), func(f *action) {
+					f.Do = func(c *ctx, n *Node) { a.receiveForkAnywhere(c, n, c.Port(), c.Msg().Flag) }
+				})}},
+		}},
+		{"exit-order", "order of L8 and L9", model.Variants[Node, Msg]{
+			{Name: "printed", Usage: "L8 then L9: forks released on exit carry flag true toward low neighbours"},
+			{Name: "exit-before-release", Usage: "L9 before L8: forks released on exit carry flag false",
+				Actions: []action{with(a.faithful("L5-Exit"), func(f *action) {
+					f.Do = func(c *ctx, n *Node) {
+						n.State = Thinking
+						n.Color = smallestFreeColor(c, n)                    // L6
+						broadcast(c, Msg{Kind: UpdateColor, Color: n.Color}) // L7
+						a.setPos(c, n, n.Pos&^(SDf|ADf))                     // L9
+						n.Stage = Out
+						a.releaseSuspended(c, n) // L8
+					}
+				})}},
+		}},
+	}
 }
 
-// mutants are deliberate bugs the checker must catch.
-var mutants = []replacement{
-	{Name: "send-fork-keeps-at", Usage: "send-fork(j) does not clear at[j] (L32)",
-		Procs: procs{SendFork: func(_ *alg, c *ctx, n *Node, p model.Port) {
-			c.SendPort(p, Msg{Kind: Fork, Flag: less(n.C[p], n.Color) && n.Pos&SDf != 0})
-			n.S = n.S.Remove(p)
-		}}},
-	{Name: "eat-with-low-forks", Usage: "L19 eats once all low forks are in",
-		Actions: func(a *alg) []action {
-			f := a.faithful("L17-ReceiveFork")
-			f.Do = func(c *ctx, n *Node) {
-				a.receiveFork(c, n, c.Port(), c.Msg().Flag)
-				if n.Pos&SDf != 0 && n.State == Hungry && allLowForks(c, n) {
-					n.State = Eating
+// mutants are deliberate bugs the checker must catch (--mutant).
+func (a *alg) mutants() model.Variants[Node, Msg] {
+	return model.Variants[Node, Msg]{
+		{Name: "none", Usage: "the algorithm as published"},
+		{Name: "send-fork-keeps-at", Usage: "send-fork(j) does not clear at[j] (L32)",
+			Edit: func(*model.Protocol[Node, Msg]) {
+				a.SendFork = func(_ *alg, c *ctx, n *Node, p model.Port) {
+					c.SendPort(p, Msg{Kind: Fork, Flag: less(n.C[p], n.Color) && n.Pos&SDf != 0})
+					n.S = n.S.Remove(p)
 				}
-			}
-			return []action{f}
-		}},
-	{Name: "doorways-open", Usage: "every doorway lets a node cross while a neighbour is behind it",
-		Procs: procs{Outside: func(*ctx, *Node, model.Port, Doors) bool { return true }}},
-	{Name: "linkup-moving-keeps-eating", Usage: "L50 dropped: a node that moves next to a static node keeps eating",
-		Handlers: []handler{{Name: "L47-LinkUpWhileMoving", Do: func(a *alg, c *ctx, n *Node, p model.Port) {
-			st := n.State
-			linkUpMoving(a, c, n, p)
-			n.State = st
-		}}}},
+			}},
+		{Name: "eat-with-low-forks", Usage: "L19 eats once all low forks are in",
+			Actions: []action{with(a.faithful("L17-ReceiveFork"), func(f *action) {
+				f.Do = func(c *ctx, n *Node) {
+					a.receiveFork(c, n, c.Port(), c.Msg().Flag)
+					if n.Pos&SDf != 0 && n.State == Hungry && allLowForks(c, n) {
+						n.State = Eating
+					}
+				}
+			})}},
+		{Name: "doorways-open", Usage: "every doorway lets a node cross while a neighbour is behind it",
+			Edit: func(*model.Protocol[Node, Msg]) {
+				a.Outside = func(*ctx, *Node, model.Port, Doors) bool { return true }
+			}},
+		{Name: "linkup-moving-keeps-eating", Usage: "L50 dropped: a node that moves next to a static node keeps eating",
+			Edit: func(*model.Protocol[Node, Msg]) {
+				up := a.UpMoving
+				a.UpMoving = func(a *alg, c *ctx, n *Node, p model.Port) {
+					st := n.State
+					up(a, c, n, p)
+					n.State = st
+				}
+			}},
+	}
+}
+
+// ghost installs the ghost variables and the doorway-guarantee property
+// (--doorway-ghost).
+func (a *alg) ghost() variant {
+	return variant{Name: "doorway-ghost", Edit: func(p *model.Protocol[Node, Msg]) {
+		a.BeginEntry, a.Cross = ghostBeginEntry, ghostCross
+		p.Invariants = append(p.Invariants, doorwayGuarantee())
+	}}
+}
+
+// with returns a copy of action f changed by edit.
+func with(f action, edit func(f *action)) action {
+	edit(&f)
+	return f
 }
 
 // linkUpMovingNested is L47–L55 with L50–L55 all under L49's if: a mover
@@ -115,6 +140,20 @@ func linkUpMovingNested(a *alg, c *ctx, n *Node, p model.Port) {
 	}
 }
 
+// linkDownRecheck is L56–L61 followed by L19–L22.
+func linkDownRecheck(a *alg, c *ctx, n *Node, p model.Port) {
+	linkDown(a, c, n, p)
+	if n.Pos&SDf == 0 || n.State != Hungry {
+		return
+	}
+	if allForks(c, n) { // as L19
+		n.State = Eating
+	}
+	if allLowForks(c, n) { // as L20, L22
+		requestHighForks(c, n)
+	}
+}
+
 // receiveForkAnywhere is L17–L23 exactly as printed.
 func (a *alg) receiveForkAnywhere(c *ctx, n *Node, p model.Port, flag bool) {
 	n.At = n.At.Add(p)
@@ -131,17 +170,7 @@ func (a *alg) receiveForkAnywhere(c *ctx, n *Node, p model.Port, flag bool) {
 	}
 }
 
-// faithful returns a copy of the faithful action called name.
-func (a *alg) faithful(name string) action {
-	for _, x := range a.actions() {
-		if x.Name == name {
-			return x
-		}
-	}
-	panic("akw: no faithful action " + name)
-}
-
-// outsideNow observes the neighbour's true position (doorway-oracle).
+// outsideNow observes the neighbour's true position (doorways=oracle).
 func outsideNow(c *ctx, _ *Node, p model.Port, d Doors) bool {
 	peer, ok := c.PeerState(p)
 	return !ok || peer.Pos&d == 0
@@ -158,4 +187,14 @@ func forbidden(c *ctx, n *Node, v View) uint16 {
 		}
 	}
 	return out
+}
+
+// faithful returns a copy of the faithful action called name.
+func (a *alg) faithful(name string) action {
+	for _, x := range a.actions() {
+		if x.Name == name {
+			return x
+		}
+	}
+	panic("akw: no faithful action " + name)
 }

@@ -7,18 +7,13 @@ type (
 	action = model.Action[Node, Msg]
 )
 
-// handler is a link-level notification handler, named like an action so a
-// variant can replace it.
-type handler struct {
-	Name string
-	Do   func(a *alg, c *ctx, n *Node, p model.Port)
-}
-
 // alg is Algorithm 2 with the procedures a variant may replace.
 type alg struct {
 	// LowerAll is what a node does with its priorities when it exits the
 	// critical section.
 	LowerAll func(c *ctx, n *Node)
+	// UpStatic, UpMoving and Down are the link notification handlers.
+	UpStatic, UpMoving, Down func(c *ctx, n *Node, p model.Port)
 }
 
 func is(k Kind) func(Msg) bool { return func(m Msg) bool { return m.Kind == k } }
@@ -111,27 +106,25 @@ func (a *alg) actions() []action {
 	}
 }
 
-// handlers are the link notifications.
-func handlers() []handler {
-	return []handler{
-		{Name: "LinkUpWhileStatic", Do: func(_ *alg, _ *ctx, n *Node, p model.Port) {
-			// The static node owns the new fork and has priority on the
-			// new link (§2: symmetry is broken toward static nodes).
-			forget(n, p)
-			n.At = n.At.Add(p)
-		}},
-		{Name: "LinkUpWhileMoving", Do: func(_ *alg, c *ctx, n *Node, p model.Port) {
-			forget(n, p)
-			n.Higher = n.Higher.Add(p)
-			if n.State == Eating { // as L50 of Algorithm 1
-				n.State = Hungry
-			}
-			if n.State == Hungry {
-				c.SendPort(p, Msg{Kind: Notify})
-				requestMissing(c, n)
-			}
-		}},
-		{Name: "LinkDown", Do: func(_ *alg, _ *ctx, n *Node, p model.Port) { forget(n, p) }},
+// linkUpStatic: the static node owns the new fork and has priority on the
+// new link (§2: symmetry is broken toward static nodes).
+func linkUpStatic(_ *ctx, n *Node, p model.Port) {
+	forget(n, p)
+	n.At = n.At.Add(p)
+}
+
+// linkUpMoving: an eating mover goes back to hungry (as L50 of
+// Algorithm 1); a hungry one notifies its new neighbour and asks for the
+// new fork.
+func linkUpMoving(c *ctx, n *Node, p model.Port) {
+	forget(n, p)
+	n.Higher = n.Higher.Add(p)
+	if n.State == Eating {
+		n.State = Hungry
+	}
+	if n.State == Hungry {
+		c.SendPort(p, Msg{Kind: Notify})
+		requestMissing(c, n)
 	}
 }
 
