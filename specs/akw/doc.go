@@ -77,8 +77,8 @@
 //     L[j] := exit_all) counts as found outside.
 //     This implementation does NOT meet §3's real-time guarantee: a cross
 //     message still in transit is invisible to the neighbour.
-//   - Doorways with the real-time guarantee by construction (variant
-//     doorway-oracle): the same entry codes, but a node observes its
+//   - Doorways with the real-time guarantee by construction
+//     (--doorways=oracle): the same entry codes, but a node observes its
 //     neighbours' true positions (model.Ctx.PeerState), so a node that
 //     crossed is seen behind the doorway by every neighbour from that step
 //     on. The asynchronous entry records observations at the start of the
@@ -100,7 +100,7 @@
 //     the sender is not in R, or the round is over) is answered by NACK:
 //     L40's "outside SD^r" generalised, since a node still behind SD^r
 //     after new-color() returned cannot answer it otherwise.
-//     Variant new-color-avoids-neighbours: the node's own pick also avoids
+//     With --new-color=avoids-neighbours the node's own pick also avoids
 //     the (recoloring) colors of its neighbours outside the view ("depending
 //     on its neighbors"). The Erdős–Frankl–Füredi procedure of Algorithm 1b
 //     is left out: at n ≤ 4 and δ ≤ 3 its set systems are no smaller than
@@ -114,16 +114,16 @@
 //     suspended).
 //   - L10's "when req msg is received from j and at[j]": a request that
 //     arrives while the fork is on its way to j is void and consumed
-//     (variant req-waits: it waits at the head of its FIFO channel).
+//     (--req=waits: it waits at the head of its FIFO channel).
 //   - L17–L23 apply behind SD^f, where the fork collection module runs; a
 //     fork reaching a node outside SD^f (it left the module after asking)
 //     is kept, and its flag, a request for it back, is granted as L10–L16
-//     grant any request outside SD^f (variant fork-anywhere: as printed).
+//     grant any request outside SD^f (--fork-outside=anywhere: as printed).
 //   - L47–L55 (indentation lost): L50–L51 under L49's `if`, L52–L55 not
 //     ("When a moving node arrives at a new neighborhood, it exits any
 //     doorway that it has crossed and waits for messages from its new
 //     static neighbors"); the wait of L53 is the set Wait and L54–L55 the
-//     action L55-EnterDoorway (variant linkup-nested: all of L50–L55 under
+//     action L55-EnterDoorway (--link-up-moving=nested: all of L50–L55 under
 //     the `if`). A mover also aborts new-color() and will recolor (Moved).
 //   - L56–L61: L61 is the `else` of L57. After the handler the node forgets
 //     the port (at[], S, R, color[], L[], Seen, Wait): "the fork is
@@ -154,18 +154,25 @@
 //     forks once a low neighbour whose color rose (L6) leaves never asks
 //     for its high forks. Two nodes, one disconnect, 10 steps: a flaw of
 //     the pseudocode, independent of the reconstruction. Repair:
-//     linkdown-recheck (L19–L22 re-run after L56–L61).
+//     --link-down=recheck (L19–L22 re-run after L56–L61).
 //  2. A node that moves next to a static node that has not eaten since
 //     the initial coloring recolors alone (the static node is not
 //     recoloring) and can pick the static node's color: both then pass
 //     AD^f with equal colors (Lemma 3 fails), neither asks the other for
-//     the fork, and both starve. 15 steps, also with doorway-oracle: a
+//     the fork, and both starve. 15 steps, also with --doorways=oracle: a
 //     consequence of reading new-color() as coloring only the recoloring
-//     subgraph; new-color-avoids-neighbours removes it.
+//     subgraph; --new-color=avoids-neighbours removes it.
 //
 // # Variants and mutants
 //
-// Each is a set of replacement actions, handlers or procedures with the
-// name of the faithful one they replace (variants.go), chosen with
-// --variant (a comma-separated list) and --mutant.
+// Each open point is its own parameter (--doorways, --new-color,
+// --link-down, --link-up-moving, --req, --fork-outside, --exit-order; the
+// first option is the reading above), each option a model.Variant:
+// replacement actions with the faithful action's name, or an Edit that
+// replaces one of the procedures the faithful bodies call (variants.go).
+// --exit-order=exit-before-release runs L9 before L8, so forks released on
+// exit do not ask to come back. --doorway-ghost adds the ghost variables
+// of the doorway-guarantee property (§3's real-time guarantee; ghost.go):
+// the message-passing doorways break it in 6 steps, the oracle doorways
+// keep it. --mutant picks a deliberate bug.
 package akw

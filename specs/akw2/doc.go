@@ -2,7 +2,8 @@
 // Robust Local Mutual Exclusion in Mobile Ad Hoc Networks" (seed 001, §5),
 // reconstructed from its prose: the paper gives no pseudocode for it, so
 // every verdict here is about a reconstruction, and every choice the text
-// leaves open is a --variant. The model (atomic link notifications, FIFO
+// leaves open is a parameter (--exit-priority, --notify-lowers,
+// --preemption; the first option is the default). The model (atomic link notifications, FIFO
 // per link incarnation with messages lost on link failure, crashes,
 // failure-locality-refined deadlock) is package akw's; see its doc.go.
 //
@@ -21,18 +22,17 @@
 //     higher array to true, thus lowering its priority relative to its
 //     neighbors": Exit, which also sends the deferred forks. How the other
 //     endpoint learns it (open in the text): a priority message; by
-//     default to every neighbour (variant prio-token: only on the links
+//     default to every neighbour (--exit-priority=token: only on the links
 //     where the node had priority, so priority moves like a token).
 //   - "When a node becomes hungry, it sends a notification message to its
 //     neighbors. A node p_j that receives a notification from p_i, lowers
 //     its priority only if it is thinking and it has higher priority than
 //     p_i": ReceiveNotification lowers on that link and sends a priority
-//     message (variant notify-lowers-all: relative to every neighbour, as
+//     message (--notify-lowers=all: relative to every neighbour, as
 //     on exit — "one edge or all reversed").
 //   - "Our use of the preemptive fork-collection strategy of [13]": a
 //     hungry node yields a fork to a neighbour with priority over it and
-//     asks for it again, and defers the others (variant
-//     higher-forks-first: it defers a lower neighbour only once it holds
+//     asks for it again, and defers the others (--preemption=higher-forks-first: it defers a lower neighbour only once it holds
 //     every fork shared with its higher neighbours; until then it yields
 //     every fork, releasing the requests it deferred, as L15 of
 //     Algorithm 1 does).
@@ -54,8 +54,8 @@
 //
 // The default readings break priority-consistency (two crossing priority
 // messages, 11 steps) and deadlock on the triangle through a priority
-// cycle (lowering on one link only). With prio-token, notify-lowers-all
-// and higher-forks-first, the small static and mobile configurations are
+// cycle (lowering on one link only). With token, all and
+// higher-forks-first, the small static and mobile configurations are
 // deadlock-free and the 4-node path with a crash meets failure locality 2
 // (and not 1); the triangle still reaches a priority cycle (20 steps)
 // without deadlocking at that size. These are verdicts on the
