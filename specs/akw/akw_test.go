@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mxcheck/mxcheck/explore"
 	"github.com/mxcheck/mxcheck/model"
 	"github.com/mxcheck/mxcheck/specs/akw"
 	"github.com/mxcheck/mxcheck/specs/spectest"
@@ -36,45 +35,11 @@ func with(sets []model.Values, kv ...string) model.Values {
 // v is a set of parameters given as key-value pairs.
 func v(kv ...string) model.Values { return with(nil, kv...) }
 
-// TestGolden pins state counts and verdicts of the small configurations of
-// issue 14, each cross-checked (BFS = DFS = parallel, disk levels, replay).
-func TestGolden(t *testing.T) {
-	cases := []spectest.Case{
-		// Static topology: the faithful reading is verified.
-		{Name: "static/n2-path", Params: v()},
-		{Name: "static/n2-path-r2", Params: v("requests", "2")},
-		{Name: "static/n3-path", Params: v("nodes", "3")},
-		{Name: "static/n3-ring", Params: v("nodes", "3", "topology", "ring")},
-		// Mobility: the findings and the readings that remove them.
-		{Name: "move/n2-path-disconnect", Params: v("disconnects", "1")},
-		{Name: "move/n2-path-disconnect@linkdown-recheck", Params: v("disconnects", "1", "link-down", "recheck")},
-		{Name: "move/n2-none-connect", Params: v("topology", "none", "connects", "1")},
-		{Name: "move/n2-none-connect@oracle", Params: v("topology", "none", "connects", "1", "doorways", "oracle")},
-		{Name: "move/n2-none-connect@avoids", Params: v("topology", "none", "connects", "1", "new-color", "avoids-neighbours")},
-		{Name: "move/n2-none-connect@nested", Params: v("topology", "none", "connects", "1", "link-up-moving", "nested")},
-		{Name: "move/n2-path-connect-disconnect", Params: v("connects", "1", "disconnects", "1")},
-		{Name: "move/n2-path-connect-disconnect@repaired", Params: with([]model.Values{repaired}, "connects", "1", "disconnects", "1")},
-		{Name: "move/n2-path-connect-disconnect@repaired+oracle", Params: with([]model.Values{repaired, oracle}, "connects", "1", "disconnects", "1")},
-		{Name: "move/n3-path-disconnect@repaired", Params: with([]model.Values{repaired}, "nodes", "3", "disconnects", "1")},
-		{Name: "move/n3-path-disconnect2@repaired", Params: with([]model.Values{repaired}, "nodes", "3", "disconnects", "2")},
-		// Crashes: excused within the claimed failure locality.
-		{Name: "crash/n2-path", Params: v("crashes", "1")},
-		{Name: "crash/n2-path-locality0", Params: v("crashes", "1", "locality", "0")},
-		{Name: "crash/n3-path", Params: v("nodes", "3", "crashes", "1")},
-		{Name: "crash/n3-path-locality1", Params: v("nodes", "3", "crashes", "1", "locality", "1")},
-		// §3's doorway guarantee (ghost variables): the message-passing
-		// doorways break it, the oracle doorways keep it.
-		{Name: "doorway/n2-path@ghost", Params: v("doorway-ghost", "true")},
-		{Name: "doorway/n2-path@ghost+oracle", Params: v("doorway-ghost", "true", "doorways", "oracle")},
-		{Name: "doorway/n3-path@ghost+oracle", Params: v("nodes", "3", "doorway-ghost", "true", "doorways", "oracle")},
-		{Name: "doorway/n2-path-connect-disconnect@ghost+repaired+oracle", Params: with([]model.Values{repaired, oracle}, "connects", "1", "disconnects", "1", "doorway-ghost", "true")},
-		// Readings of L10 and L17–L23.
-		{Name: "reading/n2-path-r2@req-waits", Params: v("requests", "2", "req", "waits")},
-		{Name: "reading/n3-path@req-waits", Params: v("nodes", "3", "req", "waits")},
-		{Name: "reading/n2-path-r2@fork-anywhere", Params: v("requests", "2", "fork-outside", "anywhere")},
-	}
-	spectest.Golden(t, akw.Spec, "testdata/golden.txt", cases)
-}
+// TestFiles runs the pinned scenarios of testdata/ (UPDATE_GOLDEN=1
+// rewrites them): static, mobile and crash configurations, the findings,
+// the readings, the mutants and starvation freedom, each cross-checked
+// (BFS = DFS = parallel, disk levels, reductions, replay).
+func TestFiles(t *testing.T) { spectest.Files(t, akw.Spec, "testdata") }
 
 // TestGoldenHeavy pins the larger configurations (BFS only), behind
 // MXCHECK_HEAVY: about a minute on a loaded 2-core machine.
@@ -92,32 +57,6 @@ func TestGoldenHeavy(t *testing.T) {
 		// Two components, a crash in one: the other must progress.
 		{Name: "crash/n4-two-components-locality1", Params: v("nodes", "4", "topology", "0.1-1.1,2.1-3.1", "crashes", "1", "locality", "1")},
 		{Name: "crash/n3-ring", Params: v("nodes", "3", "topology", "ring", "crashes", "1")},
-	})
-}
-
-// TestCounterexamples checks the findings and the mutants: each is caught
-// by the named property with a shortest trace of the pinned length, stored
-// under counterexamples/akw.
-func TestCounterexamples(t *testing.T) {
-	spectest.Violations(t, akw.Spec, "../../counterexamples/akw", []spectest.Expect{
-		// Finding 1: a high neighbour holding the missing fork moves away;
-		// L56–L61 do not make the node eat.
-		{Name: "finding-linkdown-high-neighbour", Params: v("disconnects", "1"), Property: explore.Deadlock, Steps: 10},
-		// Finding 2: a mover's greedy color on its own subgraph equals a
-		// static neighbour's initial color.
-		{Name: "finding-new-color-clash", Params: v("topology", "none", "connects", "1"), Property: akw.PropColorsDiffer, Steps: 15},
-		{Name: "finding-new-color-clash-oracle", Params: v("topology", "none", "connects", "1", "doorways", "oracle"), Property: akw.PropColorsDiffer, Steps: 15},
-		// The message-passing doorways do not meet §3's guarantee.
-		{Name: "doorway-messages-guarantee", Params: v("doorway-ghost", "true"), Property: akw.PropDoorway, Steps: 6},
-		// Readings.
-		{Name: "reading-linkup-nested", Params: with([]model.Values{repaired}, "connects", "1", "disconnects", "1", "link-up-moving", "nested"), Property: explore.Deadlock, Steps: 10},
-		{Name: "reading-req-waits", Params: v("requests", "2", "req", "waits"), Property: explore.Deadlock, Steps: 31},
-		{Name: "reading-fork-anywhere", Params: v("requests", "2", "fork-outside", "anywhere"), Property: akw.PropCSInForks, Steps: 20},
-		// Mutants.
-		{Name: "mutant-send-fork-keeps-at", Params: v("mutant", "send-fork-keeps-at"), Property: akw.PropForks, Steps: 7},
-		{Name: "mutant-eat-with-low-forks", Params: v("nodes", "3", "topology", "ring", "mutant", "eat-with-low-forks"), Property: akw.PropLME, Steps: 12},
-		{Name: "mutant-doorways-open", Params: v("doorway-ghost", "true", "doorways", "oracle", "mutant", "doorways-open"), Property: akw.PropDoorway, Steps: 6},
-		{Name: "mutant-linkup-moving-keeps-eating", Params: v("topology", "none", "connects", "1", "mutant", "linkup-moving-keeps-eating"), Property: akw.PropCSInForks, Steps: 5},
 	})
 }
 
@@ -143,19 +82,4 @@ func TestBadConfigurations(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestStarvationFreedom pins starvation freedom under weak fairness. Move
-// budgets are finite, so every node is eventually static: a hungry node,
-// mover or not, must eat. The faithful disconnect row starves through
-// finding 1; the repaired reading does not.
-func TestStarvationFreedom(t *testing.T) {
-	spectest.Liveness(t, akw.Spec, "testdata/liveness.txt", []spectest.Case{
-		{Name: "static/n2-path", Params: v()},
-		{Name: "static/n2-path-r2", Params: v("requests", "2")},
-		{Name: "static/n3-path", Params: v("nodes", "3")},
-		{Name: "move/n2-path-disconnect", Params: v("disconnects", "1")},
-		{Name: "move/n2-path-connect-disconnect@repaired", Params: with([]model.Values{repaired}, "connects", "1", "disconnects", "1")},
-		{Name: "move/n3-path-disconnect@repaired", Params: with([]model.Values{repaired}, "nodes", "3", "disconnects", "1")},
-	})
 }
