@@ -140,6 +140,9 @@
 //   - cs-in-fork-collection: a node eats only behind SD^f.
 //   - colors-differ-behind-doorway (Lemma 3): neighbours both behind AD^f
 //     have different colors.
+//   - assumption-1 (Assumption 1, on the greedy new-color()): two
+//     neighbours that both picked a color while both behind SD^r picked
+//     different ones.
 //   - no-deadlock, refined by failure locality (--locality, default n as
 //     Theorem 5 claims for the greedy procedure): a waiting node with a
 //     crashed node within that many links is excused (model.Excused).

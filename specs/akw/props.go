@@ -18,6 +18,7 @@ const (
 	PropCSInForks    = "cs-in-fork-collection"
 	PropColorsDiffer = "colors-differ-behind-doorway"
 	PropDoorway      = "doorway-guarantee"
+	PropAssumption1  = "assumption-1"
 )
 
 // link is one live edge as the property checks see it.
@@ -97,6 +98,21 @@ func colorsBroken(w *world) (link, bool) {
 	return link{}, false
 }
 
+// assumption1Broken returns two neighbours that recolored while both
+// behind SD^r (so each started recoloring while the other was behind the
+// first double doorway) and picked the same color: Assumption 1, read on
+// the nodes that have picked (stage past Coloring, still behind SD^r).
+func assumption1Broken(w *world) (link, bool) {
+	picked := func(n *Node) bool { return n.Pos&SDr != 0 && n.Stage > Coloring }
+	for _, e := range links(w) {
+		a, b := &w.Nodes[e.u], &w.Nodes[e.v]
+		if picked(a) && picked(b) && a.Color == b.Color {
+			return e, true
+		}
+	}
+	return link{}, false
+}
+
 func invariants() []property {
 	return []property{
 		{Name: PropLME,
@@ -119,6 +135,12 @@ func invariants() []property {
 					}
 				}
 				return true
+			}},
+		{Name: PropAssumption1,
+			Holds: func(w *world) bool { _, bad := assumption1Broken(w); return !bad },
+			Explain: func(w *world) string {
+				e, _ := assumption1Broken(w)
+				return fmt.Sprintf("neighbours %v and %v recolored concurrently to %v", e.u, e.v, w.Nodes[e.u].Color)
 			}},
 		{Name: PropColorsDiffer,
 			Holds: func(w *world) bool { _, bad := colorsBroken(w); return !bad },
