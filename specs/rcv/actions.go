@@ -18,15 +18,16 @@ const (
 
 func isKind(k Kind) func(Msg) bool { return func(m Msg) bool { return m.Kind == k } }
 
-// faithfulActions is the MPM algorithm (Section 4.1) for `nodes` nodes.
+// faithfulActions is the MPM algorithm (Section 4.1) for `nodes` nodes, of
+// which the first `requesters` ever request the CS.
 // "Select an unvisited node randomly" (lines 12 and 51) is the adversary's
 // choice: one instance of RequestCS per target, and one instance of
 // ReceiveRM per forwarding target next to the one that does not forward.
-func faithfulActions(nodes int) []action {
+func faithfulActions(nodes, requesters int) []action {
 	p := faithfulProcs
 	var out []action
 	for h := 0; h < nodes; h++ {
-		out = append(out, requestCS(model.NodeID(h)))
+		out = append(out, requestCS(model.NodeID(h), requesters))
 	}
 	out = append(out, receiveEM(p), releaseCS(sendNextEM), receiveIM(p))
 	return append(out, receiveRM(p, nodes)...)
@@ -35,13 +36,16 @@ func faithfulActions(nodes int) []action {
 // snapshot is "a message with newest MONL and MSIT copy from SIi".
 func snapshot(k Kind, n *Node) Msg { return Msg{Kind: k, MONL: n.NONL, MSIT: n.NSIT} }
 
-// requestCS is MPM lines 3–13, sending the RM to h.
-func requestCS(h model.NodeID) action {
+// requestCS is MPM lines 3–13, sending the RM to h, at the nodes below
+// requesters (the workload, not the algorithm).
+func requestCS(h model.NodeID, requesters int) action {
 	return action{
 		Name: actRequestCS,
 		Kind: model.Request,
 		// Section 3: a node requests only with no outstanding request.
-		Guard: func(c *ctx, n *Node) bool { return n.Phase == Idle && h != c.Self() },
+		Guard: func(c *ctx, n *Node) bool {
+			return n.Phase == Idle && h != c.Self() && int(c.Self()) < requesters
+		},
 		Do: func(c *ctx, n *Node) {
 			i := c.Self()
 			n.Phase = Waiting
@@ -82,6 +86,7 @@ func receiveEM(p procs) action {
 			}
 			// 16. enter the CS
 			n.Phase = InCS
+			n.Cost = m.Cost
 		},
 	}
 }
@@ -89,8 +94,10 @@ func receiveEM(p procs) action {
 // sendNextEM is MPM lines 20–24: EM to Next, if any, and Next = NULL.
 func sendNextEM(c *ctx, n *Node) {
 	if n.Next != NoNext {
-		c.Send(model.NodeID(n.Next), snapshot(EM, n))
-		n.Next = NoNext
+		em := snapshot(EM, n)
+		em.Cost = n.NextCost + 1
+		c.Send(model.NodeID(n.Next), em)
+		n.Next, n.NextCost = NoNext, 0
 	}
 }
 
@@ -152,11 +159,13 @@ func imDecide(c *ctx, n *Node, m Msg, own Tuple) {
 	// 26. if ⟨i, ti⟩ is not in SIi.NONL (this node has finished the CS)
 	if own == (Tuple{}) || !n.NONL.Has(own) {
 		// 28-29. send an EM with newest MONL and MSIT to j
-		c.Send(m.Next, snapshot(EM, n))
+		em := snapshot(EM, n)
+		em.Cost = m.Cost + 1
+		c.Send(m.Next, em)
 		return
 	}
 	// 31. set SIi.Next = j
-	n.Next = uint8(m.Next)
+	n.Next, n.NextCost = uint8(m.Next), m.Cost
 }
 
 // rmOutcome is what MPM lines 34–37 decide for an RM.
@@ -218,16 +227,20 @@ func receiveRM(p procs, nodes int) []action {
 				n.Stranded = true
 				return
 			}
+			// The RM has been sent N−1−|UL| times (line 13, then line 53).
+			cost := uint8(c.Nodes()-1-m.UL.Len()) + 1
 			// 39. if Highest_Priority then
 			if o.highest {
 				// 40-41. EM with newest MONL and MSIT to node k
-				c.Send(m.Host, snapshot(EM, n))
+				em := snapshot(EM, n)
+				em.Cost = cost
+				c.Send(m.Host, em)
 				return
 			}
 			// 44. send an IM to k's immediate preceding node in NONL
 			at := n.NONL.Index(o.own)
 			im := snapshot(IM, n)
-			im.Next = m.Host
+			im.Next, im.Cost = m.Host, cost
 			c.Send(n.NONL.T[at-1].ID, im)
 		},
 	})

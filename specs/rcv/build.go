@@ -8,8 +8,8 @@ import (
 
 // Protocol returns the algorithm for `nodes` nodes with the given variant
 // and mutant applied, over bag channels unless fifo.
-func Protocol(nodes int, variant, mutant option, fifo bool) *model.Protocol[Node, Msg] {
-	actions := apply(apply(faithfulActions(nodes), variant, nodes), mutant, nodes)
+func Protocol(nodes, requesters int, variant, mutant option, fifo bool) *model.Protocol[Node, Msg] {
+	actions := apply(apply(faithfulActions(nodes, requesters), variant, nodes), mutant, nodes)
 	return &model.Protocol[Node, Msg]{
 		Name:       "rcv",
 		Init:       func(model.NodeID, *model.Config) Node { return Node{Next: NoNext} },
@@ -32,6 +32,7 @@ var Spec = &model.Spec{
 	Params: []model.Param{
 		{Name: "nodes", Kind: model.IntParam, Default: "3", Usage: "number of nodes N (2..4)"},
 		{Name: "requests", Kind: model.IntParam, Default: "1", Usage: "CS requests per node"},
+		{Name: "requesters", Kind: model.IntParam, Default: "0", Usage: "how many nodes (n0, n1, ...) request the CS (0: all)"},
 		{Name: "fifo", Kind: model.BoolParam, Default: "false", Usage: "FIFO channels instead of bags (the paper claims it needs none)"},
 		{Name: "variant", Kind: model.StringParam, Default: Faithful, Usage: "reading of the paper: " + strings.Join(names(Variants), ", ")},
 		{Name: "mutant", Kind: model.StringParam, Default: Faithful, Usage: "deliberate bug: " + strings.Join(names(Mutants), ", ")},
@@ -45,12 +46,19 @@ func Build(v model.Values) (model.System, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Timestamps grow by at most N+1 per request (line 4, N−1 RM visits
-	// at line 36, line 18), so a budget of 3 per node keeps them far below
-	// 255.
+	// A timestamp becomes at most one more than the largest one anywhere
+	// (lines 4, 18, 36), and each request causes at most N+1 such steps, so
+	// every timestamp stays below N·r·(N+1) ≤ 60 with this budget.
 	r, err := v.IntIn("requests", 0, 3)
 	if err != nil {
 		return nil, err
+	}
+	req, err := v.IntIn("requesters", 0, n)
+	if err != nil {
+		return nil, err
+	}
+	if req == 0 {
+		req = n
 	}
 	fifo, err := v.Bool("fifo")
 	if err != nil {
@@ -64,5 +72,5 @@ func Build(v model.Values) (model.System, error) {
 	if !ok {
 		return nil, model.Choice("mutant", v.String("mutant"), names(Mutants)...)
 	}
-	return model.Compile(Protocol(n, vr, mut, fifo), model.Config{Nodes: n, Requests: r})
+	return model.Compile(Protocol(n, req, vr, mut, fifo), model.Config{Nodes: n, Requests: r})
 }

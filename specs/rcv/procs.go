@@ -22,25 +22,36 @@ type procs struct {
 
 var faithfulProcs = procs{
 	exchange: func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
-		exchange(rowTS, self, nodes, n, monl, msit)
+		exchange(rowTS, rowsInOrder, self, nodes, n, monl, msit)
 	},
-	order:   order(sameTuple),
+	order:   order,
 	targets: func(_ model.NodeID, _ int, m Msg) model.NodeSet { return m.UL },
 }
 
-// rowTS is the local timestamp Exchange lines 1 and 3 compare MSIT[x].TS
-// with: the node's own row for x, SIi.NSIT[x].TS (see doc.go).
-func rowTS(_ model.NodeID, n *Node, x model.NodeID) uint8 { return n.NSIT[x].TS }
+// staleness is how Exchange lines 1 and 3 compare the message's timestamp
+// of node x, MSIT[x].TS, with the visited node's: older is line 1's test
+// (the message's information is the older), newer line 3's.
+type staleness struct {
+	older, newer func(self model.NodeID, n *Node, x model.NodeID, msgTS uint8) bool
+}
+
+// rowTS compares with the node's own row for x, SIi.NSIT[x].TS (see
+// doc.go).
+var rowTS = staleness{
+	older: func(_ model.NodeID, n *Node, x model.NodeID, ts uint8) bool { return ts < n.NSIT[x].TS },
+	newer: func(_ model.NodeID, n *Node, x model.NodeID, ts uint8) bool { return ts > n.NSIT[x].TS },
+}
 
 // exchange is the Exchange procedure at node self (Section 4.3, lines
-// 1–22). local picks the timestamp lines 1 and 3 compare with.
-func exchange(local func(self model.NodeID, n *Node, x model.NodeID) uint8, self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
+// 1–22). st is how lines 1 and 3 compare timestamps, rows is lines
+// 13–22.
+func exchange(st staleness, rows rowSync, self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
 	// 1. if ∃ a ∈ MONL, a ∉ SIi.NONL, a ∉ SIi.NSIT[a.ID].MNL and
 	//    MSIT[a.ID].TS < SIi.NSIT[a.ID].TS then
 	// 2.     delete tuples which precede a, and a, from MONL
 	// (every such a: up to the last one).
 	if k := lastOutdated(&monl, &n.NONL, func(a Tuple) bool {
-		return !n.NSIT[a.ID].MNL.Has(a) && msit[a.ID].TS < local(self, n, a.ID)
+		return !n.NSIT[a.ID].MNL.Has(a) && st.older(self, n, a.ID, msit[a.ID].TS)
 	}); k >= 0 {
 		monl.DropThrough(k)
 	}
@@ -48,7 +59,7 @@ func exchange(local func(self model.NodeID, n *Node, x model.NodeID) uint8, self
 	//    MSIT[b.ID].TS > SIi.NSIT[b.ID].TS then
 	// 4.     delete tuples which precede b, and b, from SIi.NONL
 	if k := lastOutdated(&n.NONL, &monl, func(b Tuple) bool {
-		return !msit[b.ID].MNL.Has(b) && msit[b.ID].TS > local(self, n, b.ID)
+		return !msit[b.ID].MNL.Has(b) && st.newer(self, n, b.ID, msit[b.ID].TS)
 	}); k >= 0 {
 		n.NONL.DropThrough(k)
 	}
@@ -72,36 +83,55 @@ func exchange(local func(self model.NodeID, n *Node, x model.NodeID) uint8, self
 			}
 		}
 	}
+	// 13-22. synchronise NSIT and MSIT row by row
+	rows(n, &msit, nodes)
+}
+
+// rowSync is Exchange lines 13–22.
+type rowSync func(n *Node, msit *SIT, nodes int)
+
+// rowsInOrder is lines 13–22 as printed: one loop over k that deletes the
+// outdated tuples of k (lines 15–18) and then copies a newer row k
+// (lines 19–20), so a row copied early keeps a tuple that a later k finds
+// outdated.
+func rowsInOrder(n *Node, msit *SIT, nodes int) {
 	// 13. for k = 1 to N do
 	for k := 0; k < nodes; k++ {
-		// 14. if SIi.NSIT[k].TS <> MSIT[k].TS then
-		if n.NSIT[k].TS == msit[k].TS {
-			continue
-		}
-		// 15-16. a tuple ⟨k, tk⟩ in SIi.NSIT[k].MNL but not in
-		//        MSIT[k].MNL, and SIi.NSIT[k].TS < MSIT[k].TS: delete it
-		//        from any entry of SIi.NSIT
-		if n.NSIT[k].TS < msit[k].TS {
-			for _, t := range ownTuples(&n.NSIT[k].MNL, model.NodeID(k)) {
-				if !msit[k].MNL.Has(t) {
-					n.NSIT.DeleteEverywhere(t)
-				}
+		dropOutdated(n, msit, k)
+		copyNewer(n, msit, k)
+	}
+}
+
+// dropOutdated is Exchange lines 14–18 for row k.
+func dropOutdated(n *Node, msit *SIT, k int) {
+	// 14. if SIi.NSIT[k].TS <> MSIT[k].TS then
+	// 15-16. a tuple ⟨k, tk⟩ in SIi.NSIT[k].MNL but not in MSIT[k].MNL,
+	//        and SIi.NSIT[k].TS < MSIT[k].TS: delete it from any entry of
+	//        SIi.NSIT
+	if n.NSIT[k].TS < msit[k].TS {
+		for _, t := range ownTuples(&n.NSIT[k].MNL, model.NodeID(k)) {
+			if !msit[k].MNL.Has(t) {
+				n.NSIT.DeleteEverywhere(t)
 			}
 		}
-		// 17-18. a tuple ⟨k, tk⟩ in MSIT[k].MNL but not in
-		//        SIi.NSIT[k].MNL, and SIi.NSIT[k].TS > MSIT[k].TS: delete it
-		//        from any entry of MSIT
-		if n.NSIT[k].TS > msit[k].TS {
-			for _, t := range ownTuples(&msit[k].MNL, model.NodeID(k)) {
-				if !n.NSIT[k].MNL.Has(t) {
-					msit.DeleteEverywhere(t)
-				}
+	}
+	// 17-18. a tuple ⟨k, tk⟩ in MSIT[k].MNL but not in SIi.NSIT[k].MNL,
+	//        and SIi.NSIT[k].TS > MSIT[k].TS: delete it from any entry of
+	//        MSIT
+	if n.NSIT[k].TS > msit[k].TS {
+		for _, t := range ownTuples(&msit[k].MNL, model.NodeID(k)) {
+			if !n.NSIT[k].MNL.Has(t) {
+				msit.DeleteEverywhere(t)
 			}
 		}
-		// 19-20. if SIi.NSIT[k].TS < MSIT[k].TS then SIi.NSIT[k] = MSIT[k]
-		if n.NSIT[k].TS < msit[k].TS {
-			n.NSIT[k] = msit[k]
-		}
+	}
+}
+
+// copyNewer is Exchange lines 19–20 for row k: if SIi.NSIT[k].TS <
+// MSIT[k].TS then SIi.NSIT[k] = MSIT[k].
+func copyNewer(n *Node, msit *SIT, k int) {
+	if n.NSIT[k].TS < msit[k].TS {
+		n.NSIT[k] = msit[k]
 	}
 }
 
@@ -134,75 +164,65 @@ type candidate struct {
 	s  int
 }
 
-// sameTuple is how Order line 3 tests "⟨j, tj⟩ is in ONL": the exact tuple.
-func sameTuple(a, b Tuple) bool { return a == b }
-
-// order returns the Order procedure (Section 4.2) at node self for the
-// request ⟨j, tj⟩, with line 3's membership test `in`. It also returns
-// the tuple of j it ordered (or found ordered).
-func order(in func(a, b Tuple) bool) func(self model.NodeID, nodes int, n *Node, j model.NodeID, tj uint8) (bool, bool, Tuple) {
-	return func(self model.NodeID, nodes int, n *Node, j model.NodeID, tj uint8) (bool, bool, Tuple) {
-		own := Tuple{ID: j, TS: tj}
-		// 1. Continue = true; 2. BeOrdered = false
-		cont, beOrdered := true, false
-		// 3. if ⟨j, tj⟩ is in ONL // already ordered when processing
-		//    other RM
-		for i := 0; i < int(n.NONL.Len); i++ {
-			if in(n.NONL.T[i], own) {
-				own = n.NONL.T[i]
-				// 4-6. Continue = false; BeOrdered = true; delete ⟨j, tj⟩
-				//      from any entry of NSIT
-				cont, beOrdered = false, true
-				n.NSIT.DeleteEverywhere(own)
-				break
-			}
-		}
-		// 8. while Continue = true do
-		for cont {
-			// 12. the M different tuples TPh on top of Sh ≥ 1 rows of MNL,
-			//     sorted by Sh descending, ties to the smaller NodeID (and,
-			//     between two tuples of one node, the older request).
-			tps := tops(n, nodes)
-			if len(tps) == 0 {
-				break
-			}
-			sum := 0
-			for _, c := range tps {
-				sum += c.s
-			}
-			// "if there is only one tuple in the sequence, then S2 = 0,
-			// TP2.NodeID = 1"
-			second := candidate{tp: Tuple{ID: 1}}
-			if len(tps) > 1 {
-				second = tps[1]
-			}
-			first := tps[0]
-			// 13. if S1 − S2 > N − ΣSh or (S1 − S2 = N − ΣSh and
-			//     TP1.NodeID < TP2.NodeID) then
-			lead, rest := first.s-second.s, nodes-sum
-			if lead > rest || lead == rest && first.tp.ID < second.tp.ID {
-				// 14. append TP1 to NONL
-				if !n.NONL.Append(first.tp) {
-					n.Overflow = true
-					break
-				}
-				// 15. delete TP1 from any row of NSIT
-				n.NSIT.DeleteEverywhere(first.tp)
-				// 16-19. if TP1.NodeID = j then Continue = false;
-				//        BeOrdered = true
-				if first.tp.ID == j {
-					own = first.tp
-					cont, beOrdered = false, true
-				}
-			} else {
-				// 21. Continue = false
-				cont = false
-			}
-		}
-		// 25. if OnTopOf(NONL) then Highest_Priority = true
-		top, ok := n.NONL.Top()
-		return beOrdered, beOrdered && ok && top == own, own
+// order is the Order procedure (Section 4.2) at node self for the request
+// ⟨j, tj⟩. It also returns the tuple of j it ordered (or found ordered).
+func order(self model.NodeID, nodes int, n *Node, j model.NodeID, tj uint8) (bool, bool, Tuple) {
+	own := Tuple{ID: j, TS: tj}
+	// 1. Continue = true; 2. BeOrdered = false
+	cont, beOrdered := true, false
+	// 3. if ⟨j, tj⟩ is in ONL // already ordered when processing
+	//    other RM
+	if n.NONL.Has(own) {
+		// 4-6. Continue = false; BeOrdered = true; delete ⟨j, tj⟩
+		//      from any entry of NSIT
+		cont, beOrdered = false, true
+		n.NSIT.DeleteEverywhere(own)
 	}
+	// 8. while Continue = true do
+	for cont {
+		// 12. the M different tuples TPh on top of Sh ≥ 1 rows of MNL,
+		//     sorted by Sh descending, ties to the smaller NodeID (and,
+		//     between two tuples of one node, the older request).
+		tps := tops(n, nodes)
+		if len(tps) == 0 {
+			break
+		}
+		sum := 0
+		for _, c := range tps {
+			sum += c.s
+		}
+		// "if there is only one tuple in the sequence, then S2 = 0,
+		// TP2.NodeID = 1"
+		second := candidate{tp: Tuple{ID: 1}}
+		if len(tps) > 1 {
+			second = tps[1]
+		}
+		first := tps[0]
+		// 13. if S1 − S2 > N − ΣSh or (S1 − S2 = N − ΣSh and
+		//     TP1.NodeID < TP2.NodeID) then
+		lead, rest := first.s-second.s, nodes-sum
+		if lead > rest || lead == rest && first.tp.ID < second.tp.ID {
+			// 14. append TP1 to NONL
+			if !n.NONL.Append(first.tp) {
+				n.Overflow = true
+				break
+			}
+			// 15. delete TP1 from any row of NSIT
+			n.NSIT.DeleteEverywhere(first.tp)
+			// 16-19. if TP1.NodeID = j then Continue = false;
+			//        BeOrdered = true
+			if first.tp.ID == j {
+				own = first.tp
+				cont, beOrdered = false, true
+			}
+		} else {
+			// 21. Continue = false
+			cont = false
+		}
+	}
+	// 25. if OnTopOf(NONL) then Highest_Priority = true
+	top, ok := n.NONL.Top()
+	return beOrdered, beOrdered && ok && top == own, own
 }
 
 // tops builds the sequence {TPh} of Order line 12.

@@ -26,6 +26,10 @@ func invariants() []property {
 		{Name: "rm-ordered-within-n-1", Holds: func(w *world) bool {
 			return w.Count(func(n *Node) bool { return n.Stranded }) == 0
 		}},
+		// Section 6.1.1: at most N−1 RMs, an IM and an EM per CS entry.
+		{Name: "messages-per-entry-at-most-n+1", Holds: func(w *world) bool {
+			return w.Count(func(n *Node) bool { return int(n.Cost) > len(w.Nodes)+1 }) == 0
+		}},
 	}
 }
 

@@ -198,11 +198,18 @@ type Node struct {
 	// RM whose UL was empty: the RM is dropped (Lemma 3 says it cannot
 	// happen).
 	Stranded bool
+	// Cost (ghost) is the number of messages spent on the request this
+	// node last entered the CS for: its RMs, the IM naming it if any, and
+	// the EM that let it in (Section 6.1.1's message complexity).
+	Cost uint8
+	// NextCost (ghost) is the Cost so far of Next's request (its RMs and
+	// the IM), to which the EM this node sends it adds one.
+	NextCost uint8
 }
 
 // AppendKey appends the canonical encoding of n.
 func (n Node) AppendKey(dst []byte) []byte {
-	dst = append(dst, byte(n.Phase), n.ReqTS, n.Next, b2u(n.Overflow)|b2u(n.Stranded)<<1)
+	dst = append(dst, byte(n.Phase), n.ReqTS, n.Next, b2u(n.Overflow)|b2u(n.Stranded)<<1, n.Cost, n.NextCost)
 	dst = n.NONL.appendKey(dst)
 	return n.NSIT.appendKey(dst)
 }
@@ -254,11 +261,14 @@ type Msg struct {
 	Next model.NodeID
 	MONL List
 	MSIT SIT
+	// Cost (ghost, EM and IM) is the number of messages spent so far on
+	// the request the EM admits or the IM names, this one included.
+	Cost uint8
 }
 
 // AppendKey appends the canonical encoding of m.
 func (m Msg) AppendKey(dst []byte) []byte {
-	dst = append(dst, byte(m.Kind), byte(m.Host), m.HostTS, byte(m.UL), byte(m.UL>>8), byte(m.Next))
+	dst = append(dst, byte(m.Kind), byte(m.Host), m.HostTS, byte(m.UL), byte(m.UL>>8), byte(m.Next), m.Cost)
 	dst = m.MONL.appendKey(dst)
 	return m.MSIT.appendKey(dst)
 }
@@ -271,7 +281,7 @@ func (m Msg) String() string {
 	case RM:
 		return fmt.Sprintf("rm(host=%d:%d ul=%v %s)", m.Host, m.HostTS, m.UL, tail)
 	case IM:
-		return fmt.Sprintf("im(next=%d %s)", m.Next, tail)
+		return fmt.Sprintf("im(next=%d cost=%d %s)", m.Next, m.Cost, tail)
 	}
-	return fmt.Sprintf("em(%s)", tail)
+	return fmt.Sprintf("em(cost=%d %s)", m.Cost, tail)
 }

@@ -49,12 +49,33 @@ var Variants = []option{
 		},
 	},
 	{
+		Name:  "exchange-two-pass",
+		Usage: "Exchange lines 13–22 in two passes: every outdated tuple is deleted (lines 14–18) before any row is copied (lines 19–20)",
+		Replace: func(nodes int) []action {
+			p := faithfulProcs
+			p.exchange = func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
+				exchange(rowTS, func(n *Node, msit *SIT, nodes int) {
+					for k := 0; k < nodes; k++ {
+						dropOutdated(n, msit, k)
+					}
+					for k := 0; k < nodes; k++ {
+						copyNewer(n, msit, k)
+					}
+				}, self, nodes, n, monl, msit)
+			}
+			return exchangeUsers(p, nodes)
+		},
+	},
+	{
 		Name:  "exchange-ts-self",
 		Usage: "Exchange lines 1 and 3 compare MSIT[x].TS with the visited node's own SIi.NSIT[i].TS",
 		Replace: func(nodes int) []action {
 			p := faithfulProcs
 			p.exchange = func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
-				exchange(func(self model.NodeID, n *Node, _ model.NodeID) uint8 { return n.NSIT[self].TS }, self, nodes, n, monl, msit)
+				exchange(staleness{
+					older: func(self model.NodeID, n *Node, _ model.NodeID, ts uint8) bool { return ts < n.NSIT[self].TS },
+					newer: func(self model.NodeID, n *Node, _ model.NodeID, ts uint8) bool { return ts > n.NSIT[self].TS },
+				}, rowsInOrder, self, nodes, n, monl, msit)
 			}
 			return exchangeUsers(p, nodes)
 		},
@@ -65,12 +86,15 @@ var Variants = []option{
 var Mutants = []option{
 	{Name: Faithful, Usage: "no bug"},
 	{
-		Name:  "order-ignores-timestamps",
-		Usage: "Order line 3 finds j in NONL by NodeID alone, so an old request's tuple counts as the new one",
+		Name:  "exchange-ignores-timestamps",
+		Usage: "Exchange lines 1 and 3 skip the timestamp test: an ordered tuple one side lacks is always taken as finished",
 		Replace: func(nodes int) []action {
+			always := func(model.NodeID, *Node, model.NodeID, uint8) bool { return true }
 			p := faithfulProcs
-			p.order = order(func(a, b Tuple) bool { return a.ID == b.ID })
-			return receiveRM(p, nodes)
+			p.exchange = func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
+				exchange(staleness{older: always, newer: always}, rowsInOrder, self, nodes, n, monl, msit)
+			}
+			return exchangeUsers(p, nodes)
 		},
 	},
 	{
@@ -80,7 +104,7 @@ var Mutants = []option{
 			p := faithfulProcs
 			p.exchange = func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
 				keep := n.NSIT
-				exchange(rowTS, self, nodes, n, monl, msit)
+				exchange(rowTS, rowsInOrder, self, nodes, n, monl, msit)
 				for k := 0; k < nodes; k++ {
 					if keep[k].TS < msit[k].TS {
 						n.NSIT[k] = keep[k]
@@ -94,7 +118,7 @@ var Mutants = []option{
 		Name:  "exit-no-em",
 		Usage: "ReleaseCS clears Next without sending it the EM (MPM lines 21–22 dropped)",
 		Replace: func(int) []action {
-			return []action{releaseCS(func(_ *ctx, n *Node) { n.Next = NoNext })}
+			return []action{releaseCS(func(_ *ctx, n *Node) { n.Next, n.NextCost = NoNext, 0 })}
 		},
 	},
 }
