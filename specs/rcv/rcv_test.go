@@ -1,0 +1,202 @@
+package rcv_test
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/mxcheck/mxcheck/explore"
+	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/specs/rcv"
+	"github.com/mxcheck/mxcheck/specs/spectest"
+)
+
+// TestGolden pins verdicts, state counts and depths, cross-checked BFS =
+// DFS = parallel BFS, with disk levels and reductions, on bag and FIFO
+// channels, for the faithful reading, its variants and its mutants.
+func TestGolden(t *testing.T) {
+	v := func(kv ...string) model.Values {
+		out := model.Values{}
+		for i := 0; i < len(kv); i += 2 {
+			out[kv[i]] = kv[i+1]
+		}
+		return out
+	}
+	spectest.Golden(t, rcv.Spec, "testdata/golden.txt", []spectest.Case{
+		{Name: "n2-r1", Params: v("nodes", "2")},
+		{Name: "n2-r2", Params: v("nodes", "2", "requests", "2")},
+		{Name: "n3-r1", Params: v("nodes", "3")},
+		{Name: "n4-two-requesters", Params: v("nodes", "4", "requesters", "2")},
+		{Name: "fifo-n2-r2", Params: v("nodes", "2", "requests", "2", "fifo", "true")},
+		{Name: "fifo-n3-r1", Params: v("nodes", "3", "fifo", "true")},
+		{Name: "two-pass-n3-r1", Params: v("variant", "exchange-two-pass")},
+		{Name: "im-current-request-n3-r1", Params: v("variant", "im-current-request")},
+		{Name: "im-no-exchange-n3-r1", Params: v("variant", "im-no-exchange")},
+		{Name: "exchange-ts-self-n2-r2", Params: v("nodes", "2", "requests", "2", "variant", "exchange-ts-self")},
+		{Name: "exchange-ignores-timestamps-n2-r2", Params: v("nodes", "2", "requests", "2", "mutant", "exchange-ignores-timestamps")},
+		{Name: "exchange-keeps-stale-n3-r1", Params: v("mutant", "exchange-keeps-stale")},
+		{Name: "exit-no-em-n3-r1", Params: v("mutant", "exit-no-em")},
+	})
+}
+
+// TestCounterexamples: the findings and the mutants are caught by the named
+// property with a shortest trace of the pinned length, and each stored
+// trace under counterexamples/rcv is unchanged (and replays).
+func TestCounterexamples(t *testing.T) {
+	spectest.Violations(t, rcv.Spec, "../../counterexamples/rcv", []spectest.Expect{
+		// Finding: Exchange lines 13–22 as printed copy a newer row k
+		// before a later k's outdated tuple is deleted (line 18 deletes it
+		// from MSIT only), so a finished request keeps a vote; two nodes
+		// order different successors and both get an EM.
+		{Name: "faithful-exchange-row-order", Params: model.Values{"nodes": "4", "requesters": "3"}, Property: "next-chain-consistent", Steps: 11},
+		// Finding of the prose reading of MPM line 26: an IM for a past
+		// request sets Next of the node's next request.
+		{Name: "im-current-request-drops-requester", Params: model.Values{"requests": "2", "variant": "im-current-request"}, Property: "next-chain-consistent", Steps: 12},
+		{Name: "im-no-exchange", Params: model.Values{"variant": "im-no-exchange"}, Property: "next-chain-consistent", Steps: 5},
+		{Name: "exchange-ts-self", Params: model.Values{"variant": "exchange-ts-self"}, Property: "next-chain-consistent", Steps: 7},
+		{Name: "mutant-exchange-ignores-timestamps", Params: model.Values{"mutant": "exchange-ignores-timestamps"}, Property: "next-chain-consistent", Steps: 4},
+		{Name: "mutant-exchange-keeps-stale", Params: model.Values{"nodes": "2", "mutant": "exchange-keeps-stale"}, Property: "rm-ordered-within-n-1", Steps: 2},
+		{Name: "mutant-exit-no-em", Params: model.Values{"mutant": "exit-no-em"}, Property: "next-chain-consistent", Steps: 7},
+	})
+}
+
+// TestMutualExclusionBroken stores the shortest trace in which two nodes
+// are in the CS together, for the findings whose first violation is
+// next-chain-consistent: the faithful algorithm at N = 4 (three
+// requesters) on bag and on FIFO channels, and the same configuration with
+// the two-pass Exchange, where it goes away.
+func TestMutualExclusionBroken(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		params model.Values
+		steps  int // 0: mutual exclusion holds
+	}{
+		{"faithful-exchange-row-order-mutex", model.Values{"nodes": "4", "requesters": "3"}, 13},
+		{"faithful-exchange-row-order-mutex-fifo", model.Values{"nodes": "4", "requesters": "3", "fifo": "true"}, 13},
+		{"two-pass-n4", model.Values{"nodes": "4", "requesters": "3", "variant": "exchange-two-pass"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sys, v := spectest.Build(t, rcv.Spec, tc.params)
+			r := spectest.Run(t, sys, explore.Options{Continue: true, NoDeadlock: true})
+			var found *explore.Violation
+			for i := range r.Violations {
+				if r.Violations[i].Property == "mutual-exclusion" {
+					found = &r.Violations[i]
+				}
+			}
+			if tc.steps == 0 {
+				if found != nil || r.Verdict != explore.Verified {
+					t.Fatalf("verdict %s, want verified", r.Verdict)
+				}
+				return
+			}
+			if found == nil {
+				t.Fatalf("mutual exclusion holds (verdict %s), want a violation", r.Verdict)
+			}
+			if found.Trace.Len() != tc.steps {
+				t.Errorf("shortest trace %d steps, want %d", found.Trace.Len(), tc.steps)
+			}
+			spectest.MustReplay(t, sys, rcv.Spec.Name, v, *found)
+			var buf bytes.Buffer
+			if err := explore.NewITF(rcv.Spec.Name, v, *found).Write(&buf); err != nil {
+				t.Fatal(err)
+			}
+			spectest.Compare(t, filepath.Join("../../counterexamples/rcv", tc.name+".itf.json"), buf.Bytes())
+		})
+	}
+}
+
+// TestBadConfigurations: impossible configurations are one-line errors.
+func TestBadConfigurations(t *testing.T) {
+	for name, v := range map[string]model.Values{
+		"one-node":           {"nodes": "1"},
+		"five-nodes":         {"nodes": "5"},
+		"negative-requests":  {"requests": "-1"},
+		"too-many-requests":  {"requests": "4"},
+		"requesters-too-big": {"requesters": "4"},
+		"unknown-variant":    {"variant": "bogus"},
+		"unknown-mutant":     {"mutant": "bogus"},
+		"fifo-not-bool":      {"fifo": "maybe"},
+		"not-a-number":       {"nodes": "three"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			full, err := rcv.Spec.Normalize(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := rcv.Spec.Build(full); err == nil {
+				t.Errorf("Build(%v) succeeded, want an error", v)
+			}
+		})
+	}
+}
+
+// TestKeyInjective: over random node states and messages, equal values have
+// equal encodings and different values different encodings.
+func TestKeyInjective(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	list := func() rcv.List {
+		var l rcv.List
+		for k := rng.IntN(3); k > 0; k-- {
+			l.Append(rcv.Tuple{ID: model.NodeID(rng.IntN(2)), TS: uint8(1 + rng.IntN(2))})
+		}
+		return l
+	}
+	sit := func() rcv.SIT {
+		var s rcv.SIT
+		for k := 0; k < 2; k++ {
+			s[rng.IntN(rcv.MaxN)] = rcv.Row{TS: uint8(rng.IntN(2)), MNL: list()}
+		}
+		return s
+	}
+	node := func() rcv.Node {
+		return rcv.Node{Phase: rcv.Phase(rng.IntN(3)), ReqTS: uint8(rng.IntN(2)), Next: uint8(rng.IntN(2)),
+			NONL: list(), NSIT: sit(), Overflow: rng.IntN(4) == 0, Stranded: rng.IntN(4) == 0,
+			Cost: uint8(rng.IntN(2)), NextCost: uint8(rng.IntN(2))}
+	}
+	msg := func() rcv.Msg {
+		return rcv.Msg{Kind: rcv.Kind(rng.IntN(3)), Host: model.NodeID(rng.IntN(2)), HostTS: uint8(rng.IntN(2)),
+			UL: model.NodeSet(rng.IntN(4)), Next: model.NodeID(rng.IntN(2)), MONL: list(), MSIT: sit(), Cost: uint8(rng.IntN(2))}
+	}
+	equal := 0
+	for i := 0; i < 50000; i++ {
+		a, b := node(), node()
+		if (a == b) != (string(a.AppendKey(nil)) == string(b.AppendKey(nil))) {
+			t.Fatalf("node key not injective: %+v %+v", a, b)
+		}
+		m, n := msg(), msg()
+		if (m == n) != (string(m.AppendKey(nil)) == string(n.AppendKey(nil))) {
+			t.Fatalf("message key not injective: %+v %+v", m, n)
+		}
+		if a == b || m == n {
+			equal++
+		}
+	}
+	if equal == 0 {
+		t.Fatal("the sample never drew two equal values; the test proves nothing")
+	}
+}
+
+// TestListOps: deleting keeps unused slots zero (so == and AppendKey
+// agree), DropThrough drops a prefix, and a full list refuses to grow.
+func TestListOps(t *testing.T) {
+	var l rcv.List
+	for i := 1; i <= rcv.MaxList; i++ {
+		if !l.Append(rcv.Tuple{ID: model.NodeID(i % 4), TS: uint8(i)}) {
+			t.Fatalf("append %d refused", i)
+		}
+	}
+	if l.Append(rcv.Tuple{ID: 0, TS: 99}) {
+		t.Fatal("a full list grew")
+	}
+	l.Delete(rcv.Tuple{ID: 2, TS: 2})
+	l.DropThrough(1)
+	var want rcv.List
+	for i := 4; i <= rcv.MaxList; i++ {
+		want.Append(rcv.Tuple{ID: model.NodeID(i % 4), TS: uint8(i)})
+	}
+	if l != want {
+		t.Fatalf("got %v (%+v), want %v", l, l, want)
+	}
+}
