@@ -18,34 +18,31 @@ const (
 
 func isKind(k Kind) func(Msg) bool { return func(m Msg) bool { return m.Kind == k } }
 
-// faithfulActions is the MPM algorithm (Section 4.1) for `nodes` nodes, of
-// which the first `requesters` ever request the CS.
-// "Select an unvisited node randomly" (lines 12 and 51) is the adversary's
-// choice: one instance of RequestCS per target, and one instance of
-// ReceiveRM per forwarding target next to the one that does not forward.
-func faithfulActions(nodes, requesters int) []action {
+// faithfulActions is the MPM algorithm (Section 4.1). "Select an unvisited
+// node randomly" (lines 12 and 51) is the adversary's choice: one instance
+// of RequestCS per target node, and one instance of ReceiveRM per
+// forwarding target next to the one that does not forward (MaxN targets;
+// a guard refuses the targets a configuration lacks).
+func faithfulActions() []action {
 	p := faithfulProcs
 	var out []action
-	for h := 0; h < nodes; h++ {
-		out = append(out, requestCS(model.NodeID(h), requesters))
+	for h := 0; h < MaxN; h++ {
+		out = append(out, requestCS(model.NodeID(h)))
 	}
 	out = append(out, receiveEM(p), releaseCS(sendNextEM), receiveIM(p))
-	return append(out, receiveRM(p, nodes)...)
+	return append(out, receiveRM(p)...)
 }
 
 // snapshot is "a message with newest MONL and MSIT copy from SIi".
 func snapshot(k Kind, n *Node) Msg { return Msg{Kind: k, MONL: n.NONL, MSIT: n.NSIT} }
 
-// requestCS is MPM lines 3–13, sending the RM to h, at the nodes below
-// requesters (the workload, not the algorithm).
-func requestCS(h model.NodeID, requesters int) action {
+// requestCS is MPM lines 3–13, sending the RM to h.
+func requestCS(h model.NodeID) action {
 	return action{
 		Name: actRequestCS,
 		Kind: model.Request,
 		// Section 3: a node requests only with no outstanding request.
-		Guard: func(c *ctx, n *Node) bool {
-			return n.Phase == Idle && h != c.Self() && int(c.Self()) < requesters
-		},
+		Guard: func(c *ctx, n *Node) bool { return n.Phase == Idle && h != c.Self() && int(h) < c.Nodes() },
 		Do: func(c *ctx, n *Node) {
 			i := c.Self()
 			n.Phase = Waiting
@@ -207,7 +204,7 @@ func rmForwards(p procs, c *ctx, n *Node, h model.NodeID) bool {
 // receiveRM is MPM lines 33–53: one instance per forwarding target h
 // (lines 46–53) and one for the RM that is ordered (lines 38–45) or that has
 // nowhere to go.
-func receiveRM(p procs, nodes int) []action {
+func receiveRM(p procs) []action {
 	var out []action
 	out = append(out, action{
 		Name: actReceiveRM,
@@ -244,7 +241,7 @@ func receiveRM(p procs, nodes int) []action {
 			c.Send(n.NONL.T[at-1].ID, im)
 		},
 	})
-	for h := 0; h < nodes; h++ {
+	for h := 0; h < MaxN; h++ {
 		h := model.NodeID(h)
 		out = append(out, action{
 			Name:  actReceiveRM,

@@ -2,176 +2,146 @@ package rcv
 
 import "github.com/mxcheck/mxcheck/model"
 
-// option is a variant or a mutant: replacement actions chosen at build
-// time. Every faithful action whose Name appears among the replacements is
-// removed; the replacements take the place of the first one.
-type option struct {
-	Name  string
-	Usage string
-	// Replace returns the replacement actions for `nodes` nodes.
-	Replace func(nodes int) []action
-}
-
-// Faithful is the name of the algorithm as published (the default of both
-// --variant and --mutant).
-const Faithful = "faithful"
+type variant = model.Variant[Node, Msg]
 
 // Variants are the real alternatives where the paper leaves a reading open
-// (doc.go says which sentence each rests on).
-var Variants = []option{
+// (--variant; doc.go gives the sentence each rests on). Each replaces
+// every instance of the actions it names (RequestCS and ReceiveRM have one
+// instance per target node, all with the paper's name).
+var Variants = model.Variants[Node, Msg]{
 	{Name: Faithful, Usage: "the reconstruction doc.go describes"},
 	{
 		Name:  "im-no-exchange",
-		Usage: "ReceiveIM does not call Exchange (MPM lines 25–32 as printed)",
-		Replace: func(int) []action {
-			return []action{{
-				Name: actReceiveIM,
-				Kind: model.Receive,
-				On:   isKind(IM),
-				Do:   func(c *ctx, n *Node) { imNext(c, n, c.Msg()) },
-			}}
-		},
+		Usage: "ReceiveIM calls no Exchange (MPM lines 25–32 as printed)",
+		Edit: replace(action{
+			Name: actReceiveIM,
+			Kind: model.Receive,
+			On:   isKind(IM),
+			Do:   func(c *ctx, n *Node) { imNext(c, n, c.Msg()) },
+		}),
 	},
 	{
 		Name:  "im-current-request",
-		Usage: "ReceiveIM tests the node's current request ⟨i, ti⟩ (Section 4.1's prose) instead of the tuple preceding j's",
-		Replace: func(int) []action {
-			return []action{{
-				Name: actReceiveIM,
-				Kind: model.Receive,
-				On:   isKind(IM),
-				Do: func(c *ctx, n *Node) {
-					i, m := c.Self(), c.Msg()
-					faithfulProcs.exchange(i, c.Nodes(), n, m.MONL, m.MSIT)
-					imDecide(c, n, m, Tuple{ID: i, TS: n.ReqTS})
-				},
-			}}
-		},
+		Usage: "ReceiveIM tests the node's current request ⟨i, ti⟩ (Section 4.1's prose), not the tuple before j's",
+		Edit: replace(action{
+			Name: actReceiveIM,
+			Kind: model.Receive,
+			On:   isKind(IM),
+			Do: func(c *ctx, n *Node) {
+				i, m := c.Self(), c.Msg()
+				faithfulProcs.exchange(i, c.Nodes(), n, m.MONL, m.MSIT)
+				imDecide(c, n, m, Tuple{ID: i, TS: n.ReqTS})
+			},
+		}),
 	},
 	{
 		Name:  "exchange-two-pass",
-		Usage: "Exchange lines 13–22 in two passes: every outdated tuple is deleted (lines 14–18) before any row is copied (lines 19–20)",
-		Replace: func(nodes int) []action {
-			p := faithfulProcs
-			p.exchange = func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
-				exchange(rowTS, func(n *Node, msit *SIT, nodes int) {
-					for k := 0; k < nodes; k++ {
-						dropOutdated(n, msit, k)
-					}
-					for k := 0; k < nodes; k++ {
-						copyNewer(n, msit, k)
-					}
-				}, self, nodes, n, monl, msit)
-			}
-			return exchangeUsers(p, nodes)
-		},
+		Usage: "Exchange lines 13–22 in two passes: every outdated tuple deleted (lines 14–18) before any row is copied (19–20)",
+		Edit: replace(exchangeUsers(withExchange(func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
+			exchange(rowTS, func(n *Node, msit *SIT, nodes int) {
+				for k := 0; k < nodes; k++ {
+					dropOutdated(n, msit, k)
+				}
+				for k := 0; k < nodes; k++ {
+					copyNewer(n, msit, k)
+				}
+			}, self, nodes, n, monl, msit)
+		}))...),
 	},
 	{
 		Name:  "exchange-ts-self",
 		Usage: "Exchange lines 1 and 3 compare MSIT[x].TS with the visited node's own SIi.NSIT[i].TS",
-		Replace: func(nodes int) []action {
-			p := faithfulProcs
-			p.exchange = func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
-				exchange(staleness{
-					older: func(self model.NodeID, n *Node, _ model.NodeID, ts uint8) bool { return ts < n.NSIT[self].TS },
-					newer: func(self model.NodeID, n *Node, _ model.NodeID, ts uint8) bool { return ts > n.NSIT[self].TS },
-				}, rowsInOrder, self, nodes, n, monl, msit)
-			}
-			return exchangeUsers(p, nodes)
-		},
+		Edit: replace(exchangeUsers(withExchange(func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
+			exchange(staleness{
+				older: func(self model.NodeID, n *Node, _ model.NodeID, ts uint8) bool { return ts < n.NSIT[self].TS },
+				newer: func(self model.NodeID, n *Node, _ model.NodeID, ts uint8) bool { return ts > n.NSIT[self].TS },
+			}, rowsInOrder, self, nodes, n, monl, msit)
+		}))...),
 	},
 }
 
-// Mutants are deliberate bugs the checker must catch.
-var Mutants = []option{
+// Faithful is the name of the algorithm as published, the default of both
+// --variant and --mutant.
+const Faithful = "faithful"
+
+// Mutants are deliberate bugs the checker must catch (--mutant).
+var Mutants = model.Variants[Node, Msg]{
 	{Name: Faithful, Usage: "no bug"},
 	{
 		Name:  "exchange-ignores-timestamps",
 		Usage: "Exchange lines 1 and 3 skip the timestamp test: an ordered tuple one side lacks is always taken as finished",
-		Replace: func(nodes int) []action {
+		Edit: replace(exchangeUsers(withExchange(func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
 			always := func(model.NodeID, *Node, model.NodeID, uint8) bool { return true }
-			p := faithfulProcs
-			p.exchange = func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
-				exchange(staleness{older: always, newer: always}, rowsInOrder, self, nodes, n, monl, msit)
-			}
-			return exchangeUsers(p, nodes)
-		},
+			exchange(staleness{older: always, newer: always}, rowsInOrder, self, nodes, n, monl, msit)
+		}))...),
 	},
 	{
 		Name:  "exchange-keeps-stale",
 		Usage: "Exchange lines 19–20 dropped: a node keeps its stale row when the message's is newer",
-		Replace: func(nodes int) []action {
-			p := faithfulProcs
-			p.exchange = func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
-				keep := n.NSIT
-				exchange(rowTS, rowsInOrder, self, nodes, n, monl, msit)
+		Edit: replace(exchangeUsers(withExchange(func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
+			exchange(rowTS, func(n *Node, msit *SIT, nodes int) {
 				for k := 0; k < nodes; k++ {
-					if keep[k].TS < msit[k].TS {
-						n.NSIT[k] = keep[k]
-					}
+					dropOutdated(n, msit, k)
 				}
-			}
-			return exchangeUsers(p, nodes)
-		},
+			}, self, nodes, n, monl, msit)
+		}))...),
 	},
 	{
-		Name:  "exit-no-em",
-		Usage: "ReleaseCS clears Next without sending it the EM (MPM lines 21–22 dropped)",
-		Replace: func(int) []action {
-			return []action{releaseCS(func(_ *ctx, n *Node) { n.Next, n.NextCost = NoNext, 0 })}
-		},
+		Name:    "exit-no-em",
+		Usage:   "ReleaseCS clears Next without sending it the EM (MPM lines 21–22 dropped)",
+		Actions: []action{releaseCS(func(_ *ctx, n *Node) { n.Next, n.NextCost = NoNext, 0 })},
 	},
+}
+
+// withExchange returns the faithful procedures with Exchange swapped.
+func withExchange(ex func(self model.NodeID, nodes int, n *Node, monl List, msit SIT)) procs {
+	p := faithfulProcs
+	p.exchange = ex
+	return p
 }
 
 // exchangeUsers are the actions that call Exchange, built from p.
-func exchangeUsers(p procs, nodes int) []action {
-	return append([]action{receiveEM(p), receiveIM(p)}, receiveRM(p, nodes)...)
+func exchangeUsers(p procs) []action {
+	return append([]action{receiveEM(p), receiveIM(p)}, receiveRM(p)...)
 }
 
-// apply replaces the actions of table named by o's replacements.
-func apply(table []action, o option, nodes int) []action {
-	if o.Replace == nil {
-		return table
-	}
-	repl := o.Replace(nodes)
-	names := map[string]bool{}
-	for _, a := range repl {
-		names[a.Name] = true
-	}
-	var out []action
-	done := map[string]bool{}
-	for _, a := range table {
-		if !names[a.Name] {
-			out = append(out, a)
-			continue
+// replace returns an Edit that swaps every action named like one of repl
+// (all its instances) for the instances in repl of that name, in place.
+func replace(repl ...action) func(p *model.Protocol[Node, Msg]) {
+	return func(p *model.Protocol[Node, Msg]) {
+		byName := map[string][]action{}
+		for _, a := range repl {
+			byName[a.Name] = append(byName[a.Name], a)
 		}
-		if done[a.Name] {
-			continue
-		}
-		done[a.Name] = true
-		for _, r := range repl {
-			if r.Name == a.Name {
-				out = append(out, r)
+		var out []action
+		done := map[string]bool{}
+		for _, a := range p.Actions {
+			r, ok := byName[a.Name]
+			switch {
+			case !ok:
+				out = append(out, a)
+			case !done[a.Name]:
+				done[a.Name] = true
+				out = append(out, r...)
 			}
 		}
+		p.Actions = out
 	}
-	return out
 }
 
-// lookup returns the option called name.
-func lookup(opts []option, name string) (option, bool) {
-	for _, o := range opts {
-		if o.Name == name {
-			return o, true
+// onlyRequesters lets only n0 … n(k−1) call request-CS (--requesters): an
+// Edit of every RequestCS instance's guard. The workload, not the
+// algorithm.
+func onlyRequesters(k int) variant {
+	return variant{Name: "requesters", Edit: func(p *model.Protocol[Node, Msg]) {
+		for i := range p.Actions {
+			if a := &p.Actions[i]; a.Name == actRequestCS {
+				guard := a.Guard
+				a.Guard = func(c *ctx, n *Node) bool { return int(c.Self()) < k && guard(c, n) }
+			}
 		}
-	}
-	return option{}, false
+	}}
 }
 
-func names(opts []option) []string {
-	out := make([]string, len(opts))
-	for i, o := range opts {
-		out[i] = o.Name
-	}
-	return out
-}
+// fifo makes every channel FIFO (--fifo).
+var fifo = variant{Name: "fifo", Edit: func(p *model.Protocol[Node, Msg]) { p.FIFO = true }}
