@@ -72,7 +72,11 @@
 //   - Order line 12 leaves ties between two tuples of one node (two
 //     requests of it) open; the older request ranks first. "if there is
 //     only one tuple in the sequence, then S2 = 0, TP2.NodeID = 1" is
-//     taken literally.
+//     taken literally: a lone tuple wins a tie S1 = N − S1 only at n0.
+//     Variants lone-wins-ties (TP2.NodeID = ∞) and lone-loses-ties
+//     (TP2.NodeID = 0) are the alternatives; winning every tie orders two
+//     requesters with two votes each on four nodes (6 steps to two nodes
+//     in the CS).
 //   - Order line 25, OnTopOf(NONL), tests the tuple of j just ordered or
 //     found; line 44's "immediate preceding node according to NONL" is the
 //     node of the tuple before it.
@@ -118,8 +122,19 @@
 //     only, so a row copied for a smaller k keeps a tuple that a larger k
 //     finds outdated: the finished request still holds a vote, and Order
 //     (line 13, tie by NodeID) orders a different successor than another
-//     node did. Variant exchange-two-pass (every deletion before any copy)
-//     removes it: N = 4 with three requesters verifies.
+//     node did. It is a flaw of the printed procedure, not of a reading:
+//     it needs neither of the reconstructed steps (the IM test, the
+//     timestamp index of lines 1 and 3) to differ. Two repairs remove it,
+//     and N = 4 with three requesters verifies with either: variant
+//     exchange-two-pass (every deletion of lines 14–18 before any copy of
+//     lines 19–20) and variant exchange-delete-both (line 18 deletes from
+//     SIi.NSIT as well, as Section 4.3's prose has it: "outdated tuples,
+//     if any, are deleted from SIi.NSIT and MSIT (line 15-18)"). It does
+//     not hang on the lone-tuple tie either: with lone-loses-ties the same
+//     mechanism breaks mutual exclusion (12 steps to two EMs), and with
+//     that tie rule plus either repair N = 4 with three requesters
+//     verifies too (1,304,389 states; measured on a scratch build, since
+//     one --variant picks one reading).
 //   - im-current-request-drops-requester (variant, N = 3, two requests
 //     each, 12 steps; also FIFO): an IM about a finished request arrives
 //     after the node has requested again; the prose test finds the new
@@ -130,8 +145,10 @@
 //
 // Both are replacement actions chosen at build time (variants.go): the
 // faithful action table is built, then every action whose name the option
-// replaces is swapped for the option's. Variants: im-no-exchange,
-// im-current-request, exchange-two-pass, exchange-ts-self. Mutants:
+// replaces is swapped for the option's (every instance of it: RequestCS and
+// ReceiveRM have one per target). Variants: im-no-exchange,
+// im-current-request, exchange-two-pass, exchange-delete-both,
+// lone-wins-ties, lone-loses-ties, exchange-ts-self. Mutants:
 // exchange-ignores-timestamps (Exchange lines 1 and 3 without their
 // timestamp tests), exchange-keeps-stale (lines 19–20 dropped), exit-no-em
 // (lines 21–22 dropped). A mutant "Order line 3 matches j by NodeID

@@ -24,7 +24,7 @@ var faithfulProcs = procs{
 	exchange: func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
 		exchange(rowTS, rowsInOrder, self, nodes, n, monl, msit)
 	},
-	order:   order,
+	order:   orderWith(1),
 	targets: func(_ model.NodeID, _ int, m Msg) model.NodeSet { return m.UL },
 }
 
@@ -103,7 +103,11 @@ func rowsInOrder(n *Node, msit *SIT, nodes int) {
 }
 
 // dropOutdated is Exchange lines 14–18 for row k.
-func dropOutdated(n *Node, msit *SIT, k int) {
+func dropOutdated(n *Node, msit *SIT, k int) { dropOutdatedFrom(n, msit, k, false) }
+
+// dropOutdatedFrom is Exchange lines 14–18 for row k; alsoNSIT makes line
+// 18 delete from SIi.NSIT too.
+func dropOutdatedFrom(n *Node, msit *SIT, k int, alsoNSIT bool) {
 	// 14. if SIi.NSIT[k].TS <> MSIT[k].TS then
 	// 15-16. a tuple ⟨k, tk⟩ in SIi.NSIT[k].MNL but not in MSIT[k].MNL,
 	//        and SIi.NSIT[k].TS < MSIT[k].TS: delete it from any entry of
@@ -122,6 +126,9 @@ func dropOutdated(n *Node, msit *SIT, k int) {
 		for _, t := range ownTuples(&msit[k].MNL, model.NodeID(k)) {
 			if !n.NSIT[k].MNL.Has(t) {
 				msit.DeleteEverywhere(t)
+				if alsoNSIT {
+					n.NSIT.DeleteEverywhere(t)
+				}
 			}
 		}
 	}
@@ -164,9 +171,18 @@ type candidate struct {
 	s  int
 }
 
-// order is the Order procedure (Section 4.2) at node self for the request
-// ⟨j, tj⟩. It also returns the tuple of j it ordered (or found ordered).
-func order(self model.NodeID, nodes int, n *Node, j model.NodeID, tj uint8) (bool, bool, Tuple) {
+// orderWith returns the Order procedure (Section 4.2) with lone, the
+// NodeID line 12 gives the missing TP2 when only one tuple competes
+// ("TP2.NodeID = 1" as printed).
+func orderWith(lone model.NodeID) func(self model.NodeID, nodes int, n *Node, j model.NodeID, tj uint8) (bool, bool, Tuple) {
+	return func(self model.NodeID, nodes int, n *Node, j model.NodeID, tj uint8) (bool, bool, Tuple) {
+		return order(lone, nodes, n, j, tj)
+	}
+}
+
+// order is the Order procedure at a node for the request ⟨j, tj⟩. It also
+// returns the tuple of j it ordered (or found ordered).
+func order(lone model.NodeID, nodes int, n *Node, j model.NodeID, tj uint8) (bool, bool, Tuple) {
 	own := Tuple{ID: j, TS: tj}
 	// 1. Continue = true; 2. BeOrdered = false
 	cont, beOrdered := true, false
@@ -193,7 +209,7 @@ func order(self model.NodeID, nodes int, n *Node, j model.NodeID, tj uint8) (boo
 		}
 		// "if there is only one tuple in the sequence, then S2 = 0,
 		// TP2.NodeID = 1"
-		second := candidate{tp: Tuple{ID: 1}}
+		second := candidate{tp: Tuple{ID: lone}}
 		if len(tps) > 1 {
 			second = tps[1]
 		}

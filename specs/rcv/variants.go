@@ -49,6 +49,28 @@ var Variants = model.Variants[Node, Msg]{
 		}))...),
 	},
 	{
+		Name:  "exchange-delete-both",
+		Usage: "Exchange line 18 deletes the outdated tuple from SIi.NSIT as well as MSIT (Section 4.3's prose: \"deleted from SIi.NSIT and MSIT (line 15-18)\")",
+		Edit: replace(exchangeUsers(withExchange(func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
+			exchange(rowTS, func(n *Node, msit *SIT, nodes int) {
+				for k := 0; k < nodes; k++ {
+					dropOutdatedFrom(n, msit, k, true)
+					copyNewer(n, msit, k)
+				}
+			}, self, nodes, n, monl, msit)
+		}))...),
+	},
+	{
+		Name:  "lone-wins-ties",
+		Usage: "Order line 12: a lone tuple gets TP2.NodeID = ∞, so it wins a tie S1 = N − S1",
+		Edit:  replace(receiveRM(withOrder(orderWith(MaxN)))...),
+	},
+	{
+		Name:  "lone-loses-ties",
+		Usage: "Order line 12: a lone tuple gets TP2.NodeID = 0, so it never wins a tie S1 = N − S1",
+		Edit:  replace(receiveRM(withOrder(orderWith(0)))...),
+	},
+	{
 		Name:  "exchange-ts-self",
 		Usage: "Exchange lines 1 and 3 compare MSIT[x].TS with the visited node's own SIi.NSIT[i].TS",
 		Edit: replace(exchangeUsers(withExchange(func(self model.NodeID, nodes int, n *Node, monl List, msit SIT) {
@@ -97,6 +119,13 @@ var Mutants = model.Variants[Node, Msg]{
 func withExchange(ex func(self model.NodeID, nodes int, n *Node, monl List, msit SIT)) procs {
 	p := faithfulProcs
 	p.exchange = ex
+	return p
+}
+
+// withOrder returns the faithful procedures with Order swapped.
+func withOrder(o func(self model.NodeID, nodes int, n *Node, j model.NodeID, tj uint8) (bool, bool, Tuple)) procs {
+	p := faithfulProcs
+	p.order = o
 	return p
 }
 
