@@ -135,6 +135,13 @@
 //     that tie rule plus either repair N = 4 with three requesters
 //     verifies too (1,304,389 states; measured on a scratch build, since
 //     one --variant picks one reading).
+//   - faithful-n4-r1-next-cycle-dfs (N = 4, one request each; a DFS
+//     trace of 18 steps, not the shortest: a BFS of this configuration
+//     is beyond a test): the same flaw (a finished request's tuple kept
+//     in a row copied early, step 15) makes two nodes order n3 and n2
+//     differently, and the Next links form the cycle n2 -> n3 -> n2, a
+//     deadlock. DFS runs of 2.5 minutes (10–14 million states) with
+//     either repair find nothing (incomplete).
 //   - im-current-request-drops-requester (variant, N = 3, two requests
 //     each, 12 steps; also FIFO): an IM about a finished request arrives
 //     after the node has requested again; the prose test finds the new

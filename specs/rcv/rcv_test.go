@@ -68,6 +68,29 @@ func TestMutualExclusionBroken(t *testing.T) {
 	}
 }
 
+// TestFullN4DFS: four nodes with one request each are beyond a BFS in a
+// test, but a DFS meets the same Exchange flaw within about 116,000
+// states: a finished request keeps a vote in a row copied early (step 15),
+// two nodes order 3 and 2 differently, and the Next links form a cycle
+// n2 -> n3 -> n2 (a deadlock). The trace is not the shortest.
+func TestFullN4DFS(t *testing.T) {
+	sys, v := spectest.Build(t, rcv.Spec, model.Values{"nodes": "4"})
+	r := spectest.Run(t, sys, explore.Options{Strategy: explore.DFS})
+	if r.Verdict != explore.Violated {
+		t.Fatalf("verdict %s, want violated", r.Verdict)
+	}
+	x := r.Violations[0]
+	if x.Property != "next-chain-consistent" || x.Trace.Len() != 18 {
+		t.Fatalf("first violation %s in %d steps, want next-chain-consistent in 18", x.Property, x.Trace.Len())
+	}
+	spectest.MustReplay(t, sys, rcv.Spec.Name, v, x)
+	var buf bytes.Buffer
+	if err := explore.NewITF(rcv.Spec.Name, v, x).Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	spectest.Compare(t, "../../counterexamples/rcv/faithful-n4-r1-next-cycle-dfs.itf.json", buf.Bytes())
+}
+
 // TestBadConfigurations: impossible configurations are one-line errors.
 func TestBadConfigurations(t *testing.T) {
 	for name, v := range map[string]model.Values{
