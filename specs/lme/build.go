@@ -29,6 +29,8 @@ func (a *algo) protocol() *model.Protocol[Node, Msg] {
 		// Lockout: a node that called LOCK and has not locked yet.
 		Hungry:   func(n *Node) bool { return n.State != Idle && n.State != Locked && n.State != Unlock },
 		Liveness: "lockout-freedom",
+		// Each node is a resource held by the nodes whose lock sets hold it.
+		LockHolders: lockHolders,
 	}
 }
 
