@@ -13,6 +13,7 @@ var Protocol = model.Protocol[Node, Msg]{
 	// for the environment's release, always enabled).
 	Pending: func(n *Node) bool { return n.Phase != Idle },
 	Hungry:  func(n *Node) bool { return n.Phase == Waiting },
+	InCS:    func(n *Node) bool { return n.Phase == InCS },
 	// next-chain-consistent reads the messages in transit.
 	ObservesNetwork: true,
 }
