@@ -123,8 +123,11 @@
 //     finds outdated: the finished request still holds a vote, and Order
 //     (line 13, tie by NodeID) orders a different successor than another
 //     node did. It is a flaw of the printed procedure, not of a reading:
-//     it needs neither of the reconstructed steps (the IM test, the
-//     timestamp index of lines 1 and 3) to differ. Two repairs remove it,
+//     under the other reading of MPM line 26 (im-current-request) and of
+//     the timestamp of Exchange lines 1 and 3 (exchange-ts-self) every
+//     step of the trace takes the same branch (checked by hand; at step 12
+//     both readings of line 26 send the EM, and the only outdated test
+//     that fires compares at node n2 with row n2). Two repairs remove it,
 //     and N = 4 with three requesters verifies with either: variant
 //     exchange-two-pass (every deletion of lines 14–18 before any copy of
 //     lines 19–20) and variant exchange-delete-both (line 18 deletes from
