@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/specs/akw"
+	"github.com/mxcheck/mxcheck/specs/akw2"
 	"github.com/mxcheck/mxcheck/specs/camera"
 	"github.com/mxcheck/mxcheck/specs/lme"
 	"github.com/mxcheck/mxcheck/specs/maekawa"
@@ -15,7 +17,7 @@ import (
 
 // All returns every spec, sorted by name.
 func All() []*model.Spec {
-	all := []*model.Spec{camera.Spec, lme.Spec, maekawa.Spec, ra.Spec, rcv.Spec, tokenlock.Spec}
+	all := []*model.Spec{akw.Spec, akw2.Spec, camera.Spec, lme.Spec, maekawa.Spec, ra.Spec, rcv.Spec, tokenlock.Spec}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
 }
