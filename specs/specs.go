@@ -11,12 +11,13 @@ import (
 	"github.com/mxcheck/mxcheck/specs/lme"
 	"github.com/mxcheck/mxcheck/specs/maekawa"
 	"github.com/mxcheck/mxcheck/specs/ra"
+	"github.com/mxcheck/mxcheck/specs/rcv"
 	"github.com/mxcheck/mxcheck/specs/tokenlock"
 )
 
 // All returns every spec, sorted by name.
 func All() []*model.Spec {
-	all := []*model.Spec{akw.Spec, akw2.Spec, camera.Spec, lme.Spec, maekawa.Spec, ra.Spec, tokenlock.Spec}
+	all := []*model.Spec{akw.Spec, akw2.Spec, camera.Spec, lme.Spec, maekawa.Spec, ra.Spec, rcv.Spec, tokenlock.Spec}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
 }
