@@ -37,6 +37,9 @@ usage:
 
 exit codes: 0 verified / reproduced, 1 violated / not reproduced,
             2 bad usage or input, 3 incomplete (a limit stopped the search)
+output files (--trace-out, --dot-out) are created before the search (exit 2
+if they cannot be); a write that fails after it is reported on stderr, the
+result is still printed and the exit code is the verdict's
 `
 
 // usageError is bad input: one line on stderr, exit 2.
@@ -246,17 +249,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 			header += "\nnote: " + line
 		}
 	}
+	outs, err := openOutputs(cf)
+	if err != nil {
+		return exitUsage, err
+	}
 	res := chk.Run()
-	if cf.dotOut != "" && res.Verdict == explore.Violated {
-		if err := writeDOT(cf.dotOut, res); err != nil {
-			return exitUsage, err
-		}
-	}
-	if cf.traceOut != "" {
-		if err := writeTrace(cf.traceOut, spec, values, res, stderr); err != nil {
-			return exitUsage, err
-		}
-	}
 	if cf.json {
 		err = explore.WriteJSON(stdout, res)
 	} else {
@@ -264,6 +261,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 			err = explore.WriteText(stdout, res)
 		}
 	}
+	// The result is out; an output file that cannot be written now is
+	// reported on stderr and the exit code still follows the verdict.
+	outs.finish(spec, values, res, stderr)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -330,41 +330,6 @@ func specFlags(fs *pflag.FlagSet, spec *model.Spec) (map[string]func() string, e
 		}
 	}
 	return get, nil
-}
-
-// writeTrace writes the first violation's trace; with no violation it only
-// says so on stderr.
-func writeTrace(path string, spec *model.Spec, values model.Values, res *explore.Result, stderr io.Writer) error {
-	if len(res.Violations) == 0 {
-		fmt.Fprintf(stderr, "mxcheck: --trace-out %s: no violation, so no trace was written\n", path)
-		return nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("--trace-out: %v", err)
-	}
-	err = explore.NewITF(spec.Name, values, res.Violations[0]).Write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("--trace-out %s: %v", path, err)
-	}
-	return nil
-}
-
-// writeDOT writes the graph of the first violated graph invariant.
-func writeDOT(path string, res *explore.Result) error {
-	for _, v := range res.Violations {
-		if v.DOT == "" {
-			continue
-		}
-		if err := os.WriteFile(path, []byte(v.DOT), 0o644); err != nil {
-			return fmt.Errorf("--dot-out: %v", err)
-		}
-		return nil
-	}
-	return fmt.Errorf("--dot-out %s: no violated property has a graph, so nothing was written", path)
 }
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {

@@ -109,7 +109,7 @@ func TestBadInput(t *testing.T) {
 		{"replay-unknown-spec", []string{"replay", write("c.json", strings.Replace(string(data), `"spec": "ra"`, `"spec": "zab"`, 1))}, `unknown spec "zab"`},
 		{"replay-bad-config", []string{"replay", write("d.json", strings.Replace(string(data), `"nodes": "3"`, `"nodes": "99"`, 1))}, "--nodes"},
 		{"replay-unknown-param", []string{"replay", write("e.json", strings.Replace(string(data), `"nodes": "3"`, `"knots": "3"`, 1))}, "no parameter --knots"},
-		{"dot-without-graph", []string{"check", "ra", "--missing", "1:0", "--dot-out", filepath.Join(dir, "g.dot")}, "no violated property has a graph"},
+		{"dot-out-is-dir", []string{"check", "ra", "--missing", "1:0", "--dot-out", dir}, "is a directory"},
 		{"trace-out-unwritable", []string{"check", "ra", "--missing", "1:0", "--trace-out", filepath.Join(dir, "no", "such", "dir.json")}, "--trace-out"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
