@@ -105,6 +105,8 @@ func (c *Checker) parallelBFS() *Result {
 		var nextBlock atomic.Int64
 		const block = 64
 		var wg sync.WaitGroup
+		var limited atomic.Value // the limit a worker reached mid-level
+		limited.Store("")
 		for _, w := range workers {
 			wg.Add(1)
 			go func(w *pworker) {
@@ -114,6 +116,10 @@ func (c *Checker) parallelBFS() *Result {
 					if lo >= len(cur) {
 						return
 					}
+					if l := s.lim.check(false); l != "" {
+						limited.CompareAndSwap("", l)
+						return
+					}
 					for i := lo; i < min(lo+block, len(cur)); i++ {
 						w.expand(cur[i].st, cut, s.seen, &exps[i])
 					}
@@ -121,6 +127,10 @@ func (c *Checker) parallelBFS() *Result {
 			}(w)
 		}
 		wg.Wait()
+		if l := limited.Load().(string); l != "" {
+			s.halt(l) // the level is only partly expanded: merge none of it
+			break
+		}
 		next = nil
 		for i := range cur {
 			s.merge(cur[i], &exps[i], cut, depth, &next)

@@ -3,7 +3,6 @@ package explore
 import (
 	"fmt"
 	"math"
-	"runtime/metrics"
 	"time"
 
 	"github.com/mxcheck/mxcheck/model"
@@ -95,7 +94,7 @@ type search struct {
 	stop      bool
 	limit     string
 	start     time.Time
-	deadline  time.Time
+	lim       *limits
 	lastTick  time.Time
 	ticks     int
 	queue     func() int
@@ -105,20 +104,14 @@ type search struct {
 	keyA      []byte
 	reduced   int64             // states expanded with an ample set
 	canon     *reduce.Canonical // non-nil under symmetry reduction
-	memCheck  []metrics.Sample
 }
 
 func (c *Checker) newSearch() *search {
 	s := &search{c: c, seen: newSeenSet(), links: newLinkStore(), violated: map[string]bool{}, start: time.Now()}
 	s.lastTick = s.start
-	if c.opt.Timeout > 0 {
-		s.deadline = s.start.Add(c.opt.Timeout)
-	}
+	s.lim = newLimits(&c.opt, s.start)
 	if c.sym != nil {
 		s.canon = reduce.NewCanonical(c.sym)
-	}
-	if c.opt.MemoryMB > 0 {
-		s.memCheck = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	}
 	return s
 }
@@ -248,23 +241,10 @@ func (s *search) tick() {
 	if s.ticks&255 != 0 {
 		return
 	}
+	if limit := s.lim.check(s.ticks&(1<<14-1) == 0); limit != "" {
+		s.halt(limit)
+	}
 	now := time.Now()
-	if !s.deadline.IsZero() && now.After(s.deadline) {
-		s.halt("timeout")
-	}
-	if s.c.opt.Interrupt != nil {
-		select {
-		case <-s.c.opt.Interrupt:
-			s.halt("interrupt")
-		default:
-		}
-	}
-	if s.memCheck != nil && s.ticks&(1<<14-1) == 0 {
-		metrics.Read(s.memCheck)
-		if s.memCheck[0].Value.Uint64() > uint64(s.c.opt.MemoryMB)<<20 {
-			s.halt("memory")
-		}
-	}
 	if w := s.c.opt.Progress; w != nil && now.Sub(s.lastTick) >= s.c.opt.ProgressEvery {
 		s.lastTick = now
 		el := now.Sub(s.start).Seconds()

@@ -153,7 +153,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.por, "por", false, "partial-order reduction")
 	fs.BoolVar(&f.symmetry, "symmetry", true, "symmetry reduction where the spec's nodes are interchangeable (--symmetry=false: off)")
 	fs.BoolVar(&f.liveness, "liveness", false, "also check lockout/starvation freedom (fair cycles)")
-	fs.IntVar(&f.workers, "workers", 1, "goroutines for a parallel BFS (0: one per core); results are identical")
+	fs.IntVar(&f.workers, "workers", 1, "goroutines for a parallel BFS (0: one per core; at most 256); results are identical")
 	fs.IntVar(&f.levels, "level-states", 0, "BFS: states of a level kept in memory, the rest in a temporary file (0: 4194304; -1: all in memory)")
 	fs.StringVar(&f.choices, "choices", "probabilistic", "random choices in liveness: probabilistic (holds with probability 1) or adversarial")
 }
@@ -174,7 +174,7 @@ func (f *checkFlags) options() (explore.Options, error) {
 	}
 	opt.LevelInMemory = f.levels
 	if f.workers == 0 {
-		opt.Workers = runtime.NumCPU()
+		opt.Workers = min(runtime.NumCPU(), explore.MaxWorkers)
 	}
 	switch f.strategy {
 	case "bfs":

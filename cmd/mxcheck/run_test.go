@@ -97,6 +97,8 @@ func TestBadInput(t *testing.T) {
 		{"symmetry-with-ids", []string{"check", "ra", "--symmetry"}, "symmetry requested"},
 		{"por-with-liveness", []string{"check", "ra", "--por", "--liveness"}, "cannot be combined"},
 		{"negative-workers", []string{"check", "ra", "--workers", "-2"}, "workers"},
+		{"huge-workers", []string{"check", "ra", "--workers", "100000000"}, "workers must be at most 256"},
+		{"huge-memory-is-fine-but-bad-int", []string{"check", "ra", "--memory", "99999999999999999999"}, "--memory"},
 		{"level-states-dfs", []string{"check", "ra", "--strategy", "dfs", "--level-states", "5"}, "level-states"},
 		{"level-states-workers", []string{"check", "ra", "--workers", "2", "--level-states", "5"}, "level-states"},
 		{"negative-limit", []string{"check", "ra", "--max-states", "-5"}, "max-states"},
