@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/mxcheck/mxcheck/model"
 )
@@ -37,6 +38,9 @@ func replay(sys model.System, t *ITFTrace) ReplayResult {
 	if !ok {
 		return ReplayResult{Reason: "the system cannot describe its states"}
 	}
+	if err := checkProperty(sys, t); err != nil {
+		return ReplayResult{Reason: err.Error()}
+	}
 	var cur model.State
 	for _, s := range sys.Init() {
 		if canonical(desc.ITF(s)) == canonical(t.States[0]) {
@@ -63,8 +67,14 @@ func replay(sys model.System, t *ITFTrace) ReplayResult {
 		if next == nil {
 			return ReplayResult{Steps: i - 1, Reason: fmt.Sprintf("diverged at step %d: %q is not enabled or leads elsewhere", i, label)}
 		}
+		if k, ok := t.States[i]["#meta"].(map[string]any)["kind"]; ok && k != step.Kind.String() {
+			return ReplayResult{Steps: i - 1, Reason: fmt.Sprintf("diverged at step %d: %q is a %s step, not %v", i, label, step.Kind, k)}
+		}
 		cur = next
 		states, steps = append(states, next), append(steps, step)
+	}
+	if t.Vars != nil && !sameVars(t.Vars, states[0], desc) {
+		return ReplayResult{Reason: fmt.Sprintf("the trace's \"vars\" %v are not the model's variables", t.Vars)}
 	}
 	n := len(t.States) - 1
 	switch t.Meta.Kind {
@@ -90,6 +100,57 @@ func replay(sys model.System, t *ITFTrace) ReplayResult {
 		}
 		return ReplayResult{Steps: n, Reason: fmt.Sprintf("the model has no invariant %q", t.Meta.Property)}
 	}
+}
+
+// checkProperty checks that the trace's property is one sys has, of the
+// trace's kind: an invariant of sys, deadlock freedom (only for a deadlock
+// trace), or sys's liveness property (only for a lasso). Replay then
+// re-evaluates exactly that property on the replayed states.
+func checkProperty(sys model.System, t *ITFTrace) error {
+	p := t.Meta.Property
+	switch t.Meta.Kind {
+	case "deadlock":
+		if p != Deadlock {
+			return fmt.Errorf("a deadlock trace violates %s, not %q", Deadlock, p)
+		}
+		if _, ok := sys.(model.Worker); !ok {
+			return fmt.Errorf("the model has no deadlock check (no pending work)")
+		}
+		return nil
+	case "liveness":
+		name, err := livenessProperty(sys)
+		if err != nil {
+			return err
+		}
+		if p != name {
+			return fmt.Errorf("the model's liveness property is %s, not %q", name, p)
+		}
+		return nil
+	case "invariant":
+		var names []string
+		for _, iv := range sys.Invariants() {
+			if iv.Name == p {
+				return nil
+			}
+			names = append(names, iv.Name)
+		}
+		return fmt.Errorf("the model has no invariant %q (it has: %s)", p, strings.Join(names, ", "))
+	}
+	return fmt.Errorf("unknown violation kind %q", t.Meta.Kind)
+}
+
+// sameVars reports whether vars are exactly the variables of s's ITF form.
+func sameVars(vars []string, s model.State, desc model.Describer) bool {
+	m := desc.ITF(s)
+	if len(m) != len(vars) {
+		return false
+	}
+	for _, v := range vars {
+		if _, ok := m[v]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // deadlocked reports whether s has pending work and no step but stutters and
@@ -130,6 +191,9 @@ func ReplayReader(r io.Reader, lookup func(name string) *model.Spec) (ReplayResu
 	}
 	sys, err := spec.Build(values)
 	if err != nil {
+		return ReplayResult{}, err
+	}
+	if err := checkProperty(sys, t); err != nil {
 		return ReplayResult{}, err
 	}
 	return Replay(sys, t), nil

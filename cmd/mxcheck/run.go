@@ -358,7 +358,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 func replayFile(path string) (explore.ReplayResult, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return explore.ReplayResult{}, errors.New("cannot open the file")
+		return explore.ReplayResult{}, fmt.Errorf("cannot open the file: %v", unwrapPath(err))
 	}
 	defer f.Close()
 	return explore.ReplayReader(f, specs.Lookup)

@@ -111,7 +111,7 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 	}
 	f, err := os.Open(fs.Arg(0))
 	if err != nil {
-		return exitUsage, usagef("suite %s: cannot open the file", fs.Arg(0))
+		return exitUsage, usagef("suite %s: cannot open the file: %v", fs.Arg(0), unwrapPath(err))
 	}
 	defer f.Close()
 	rows, err := parseSuite(f)
