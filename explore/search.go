@@ -19,6 +19,7 @@ type Checker struct {
 	sym    model.Symmetric    // non-nil when symmetry reduction is on
 	ind    model.Independence // non-nil when partial-order reduction is on
 	codec  model.Codec        // non-nil when states can be written to disk
+	active *search            // the latest search, for SpecPanic
 }
 
 // New validates opt against sys and returns a Checker.
@@ -104,12 +105,14 @@ type search struct {
 	keyA      []byte
 	reduced   int64             // states expanded with an ample set
 	canon     *reduce.Canonical // non-nil under symmetry reduction
+	at        panicSite         // what the search is doing, for SpecPanic
 }
 
 func (c *Checker) newSearch() *search {
 	s := &search{c: c, seen: newSeenSet(), links: newLinkStore(), violated: map[string]bool{}, start: time.Now()}
 	s.lastTick = s.start
 	s.lim = newLimits(&c.opt, s.start)
+	c.active = s
 	if c.sym != nil {
 		s.canon = reduce.NewCanonical(c.sym)
 	}
@@ -135,14 +138,17 @@ func (s *search) discover(l link, st model.State, depth int) (uint32, bool) {
 	if depth > s.depth {
 		s.depth = depth
 	}
+	outer := s.at
 	for _, iv := range s.c.inv {
 		if s.violated[iv.Name] {
 			continue
 		}
+		s.at = panicSite{id: id, inv: iv.Name, valid: true}
 		if !iv.Holds(st) {
 			s.record(iv.Name, "invariant", id)
 		}
 	}
+	s.at = outer
 	if s.c.opt.MaxStates > 0 && int(s.n) >= s.c.opt.MaxStates && !s.stop {
 		s.halt("max-states")
 	}
@@ -195,6 +201,7 @@ func (s *search) expand(id uint32, st model.State, depth int, keep func(next mod
 	if s.stop {
 		return
 	}
+	s.at = panicSite{id: id, valid: true} // left set if the system panics
 	cut := s.c.opt.MaxDepth > 0 && depth >= s.c.opt.MaxDepth
 	checkDeadlock := s.c.worker != nil && !s.violated[Deadlock]
 	progress := false
@@ -233,6 +240,7 @@ func (s *search) expand(id uint32, st model.State, depth int, keep func(next mod
 	if checkDeadlock && !progress && !s.stop && s.c.worker.Pending(st) {
 		s.record(Deadlock, "deadlock", id)
 	}
+	s.at.valid = false
 }
 
 // tick applies the time and memory limits and prints progress.
@@ -259,6 +267,7 @@ func (s *search) tick() {
 
 // result assembles the Result, rebuilding the trace of each violation.
 func (s *search) result() *Result {
+	s.at.valid = false
 	el := time.Since(s.start)
 	r := &Result{Strategy: s.c.opt.Strategy.String(), Limit: s.limit, Exhausted: !s.stop && s.limit == ""}
 	switch {

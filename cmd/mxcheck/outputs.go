@@ -142,3 +142,9 @@ func (o *checkOutputs) finish(spec *model.Spec, values model.Values, res *explor
 		}
 	}
 }
+
+// discard drops every prepared output (the search did not finish).
+func (o *checkOutputs) discard() {
+	o.trace.discard()
+	o.dot.discard()
+}

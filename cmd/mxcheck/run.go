@@ -203,7 +203,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintf(stdout, "usage: mxcheck check SPEC [flags]\n\nspecs: %s (mxcheck list shows their flags)\n\nflags:\n%s", specNames(), fs.FlagUsages())
 		return exitOK, nil
 	}
-	spec := specs.Lookup(args[0])
+	spec := lookupSpec(args[0])
 	if spec == nil {
 		return exitUsage, usagef("unknown spec %q (known: %s)", args[0], specNames())
 	}
@@ -253,7 +253,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	res := chk.Run()
+	res, err := chk.Check()
+	if err != nil {
+		outs.discard()
+		return reportPanic(stderr, spec.Name, err)
+	}
 	if cf.json {
 		err = explore.WriteJSON(stdout, res)
 	} else {

@@ -150,7 +150,7 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 		for i := range checkers {
 			slots <- struct{}{}
 			go func() {
-				results[i] <- runRow(checkers[i], stop)
+				results[i] <- runRow(checkers[i], stop, rows[i].spec.Name)
 				<-slots
 			}()
 		}

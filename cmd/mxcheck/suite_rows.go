@@ -29,11 +29,17 @@ var suiteInterrupt = interruptOnSignal
 
 // runRow checks one row, unless the suite was interrupted before its turn:
 // it then reports the row Incomplete without starting it.
-func runRow(c *explore.Checker, stop <-chan struct{}) *explore.Result {
+// A panic in the spec's code makes the row Incomplete, its limit naming
+// the panic.
+func runRow(c *explore.Checker, stop <-chan struct{}, spec string) *explore.Result {
 	select {
 	case <-stop:
 		return &explore.Result{Verdict: explore.Incomplete, Limit: "interrupt"}
 	default:
-		return c.Run()
 	}
+	res, err := c.Check()
+	if err != nil {
+		return &explore.Result{Verdict: explore.Incomplete, Limit: "spec " + spec + ": " + err.Error()}
+	}
+	return res
 }
