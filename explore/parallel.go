@@ -96,6 +96,7 @@ func (c *Checker) parallelBFS() *Result {
 		workers[i] = &pworker{c: c}
 		if c.sym != nil {
 			workers[i].canon = reduce.NewCanonical(c.sym)
+			workers[i].canon.Stop = func() bool { return s.lim.check(false) != "" }
 		}
 	}
 	var exps []pexp
@@ -154,6 +155,11 @@ func (c *Checker) parallelBFS() *Result {
 			}
 		}
 		cur, next = next, nil
+	}
+	for _, w := range workers {
+		if w.canon != nil {
+			s.symBounded += w.canon.Bounded
+		}
 	}
 	return s.result()
 }

@@ -83,29 +83,31 @@ type found struct {
 
 // search is the state of one run.
 type search struct {
-	c         *Checker
-	seen      *seenSet
-	links     *linkStore
-	queueDisk int64  // bytes of BFS levels written to disk
-	n         uint32 // distinct states so far
-	trans     int64
-	depth     int
-	found     []found
-	violated  map[string]bool
-	stop      bool
-	limit     string
-	start     time.Time
-	lim       *limits
-	lastTick  time.Time
-	ticks     int
-	queue     func() int
-	key       []byte
-	keyS      []byte
-	fpKey     []byte
-	keyA      []byte
-	reduced   int64             // states expanded with an ample set
-	canon     *reduce.Canonical // non-nil under symmetry reduction
-	at        panicSite         // what the search is doing, for SpecPanic
+	c          *Checker
+	seen       *seenSet
+	links      *linkStore
+	queueDisk  int64  // bytes of BFS levels written to disk
+	n          uint32 // distinct states so far
+	trans      int64
+	depth      int
+	found      []found
+	violated   map[string]bool
+	stop       bool
+	limit      string
+	start      time.Time
+	lim        *limits
+	lastTick   time.Time
+	ticks      int
+	queue      func() int
+	key        []byte
+	keyS       []byte
+	fpKey      []byte
+	keyA       []byte
+	reduced    int64             // states expanded with an ample set
+	canon      *reduce.Canonical // non-nil under symmetry reduction
+	at         panicSite         // what the search is doing, for SpecPanic
+	canonCalls uint32
+	symBounded int64 // from parallel workers' canonicalisers, and s.canon's
 }
 
 func (c *Checker) newSearch() *search {
@@ -115,6 +117,7 @@ func (c *Checker) newSearch() *search {
 	c.active = s
 	if c.sym != nil {
 		s.canon = reduce.NewCanonical(c.sym)
+		s.canon.Stop = func() bool { return s.lim.check(false) != "" }
 	}
 	return s
 }
@@ -158,6 +161,13 @@ func (s *search) discover(l link, st model.State, depth int) (uint32, bool) {
 // fingerprint is the fingerprint of st's key, canonical under symmetry.
 func (s *search) fingerprint(st model.State) uint64 {
 	if s.canon != nil {
+		// Canonical labelling can take milliseconds a state: look at the
+		// limits between states too, not only between expansions.
+		if s.canonCalls++; s.canonCalls&15 == 0 && !s.stop {
+			if limit := s.lim.check(false); limit != "" {
+				s.halt(limit)
+			}
+		}
 		s.fpKey = s.canon.AppendKey(s.fpKey[:0], st)
 	} else {
 		s.fpKey = s.c.sys.AppendKey(s.fpKey[:0], st)
@@ -306,19 +316,23 @@ func (s *search) result() *Result {
 		}
 		r.Violations = append(r.Violations, v)
 	}
+	if s.canon != nil {
+		s.symBounded += s.canon.Bounded
+	}
 	lb := s.links.memory()
 	s.links.close()
 	n := float64(s.n)
 	r.Stats = Stats{
-		Distinct:    int64(s.n),
-		Transitions: s.trans,
-		Depth:       s.depth,
-		Elapsed:     el,
-		SeenBytes:   s.seen.bytes() + lb,
-		LinkDisk:    s.links.disk,
-		QueueDisk:   s.queueDisk,
-		Collision:   n * (n - 1) / math.Exp2(65),
-		AmpleStates: s.reduced,
+		Distinct:        int64(s.n),
+		Transitions:     s.trans,
+		Depth:           s.depth,
+		Elapsed:         el,
+		SeenBytes:       s.seen.bytes() + lb,
+		LinkDisk:        s.links.disk,
+		QueueDisk:       s.queueDisk,
+		Collision:       n * (n - 1) / math.Exp2(65),
+		AmpleStates:     s.reduced,
+		SymmetryBounded: s.symBounded,
 	}
 	if el > 0 {
 		r.Stats.Rate = n / el.Seconds()
