@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -75,5 +77,44 @@ func TestLivenessAnalysisHonoursLimits(t *testing.T) {
 	a.lim = &limits{interrupt: closed()}
 	if _, _, found := a.search(); found || a.limit != "interrupt" {
 		t.Errorf("interrupted analysis: found %v limit %q", found, a.limit)
+	}
+}
+
+// An unusable TMPDIR used to keep BFS levels in memory silently; the result
+// now says so. Bytes "spilled to disk" are bytes the file accepted.
+func TestLevelSpillFailureIsReported(t *testing.T) {
+	mod := &toy{init: []int{0}, next: func(s int) []toyEdge {
+		return []toyEdge{{to: (s + 1) % 300}, {to: 7 * s % 300}}
+	}}
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	r := run(&toyCodec{toyDesc: toyDesc{mod}}, Options{LevelInMemory: 1})
+	if r.Verdict != Verified || r.Stats.QueueDisk != 0 {
+		t.Errorf("verdict %v, %d bytes on disk", r.Verdict, r.Stats.QueueDisk)
+	}
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "stayed in memory") || !strings.Contains(r.Warnings[0], "no such file") {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+	var b strings.Builder
+	WriteText(&b, r)
+	if !strings.Contains(b.String(), "warning: BFS levels") {
+		t.Errorf("text lacks the warning:\n%s", b.String())
+	}
+}
+
+// A level whose file fails counts only the bytes that reached it.
+func TestLevelDiskBytesAreWritten(t *testing.T) {
+	sys := &toyCodec{toyDesc: toyDesc{&toy{}}}
+	l := &level{codec: sys, max: 0}
+	l.push(sys, 1, 0)
+	if l.file == nil {
+		t.Skip("no temporary file")
+	}
+	l.file.Close() // every later write fails
+	for i := 0; i < 300000; i++ {
+		l.push(sys, i, uint32(i))
+	}
+	l.w.Flush()
+	if l.disk != 0 {
+		t.Errorf("%d bytes counted as written to a closed file", l.disk)
 	}
 }

@@ -27,6 +27,9 @@ func WriteText(w io.Writer, r *Result) error {
 	if r.Verdict == Incomplete {
 		verdict += " (stopped by " + r.Limit + "; nothing is proven)"
 	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
 	fmt.Fprintf(&b, "verdict: %s\n", verdict)
 	writeStats(&b, r.Stats)
 	if r.Liveness != nil {

@@ -151,6 +151,12 @@ type Result struct {
 	// comparable across strategies.
 	Exhausted bool  `json:"exhausted"`
 	Stats     Stats `json:"stats"`
+	// Warnings are things the user should know about the run that do not
+	// change the verdict (e.g. no temporary file for BFS levels).
+	Warnings []string `json:"warnings,omitempty"`
+	// Spec and Params name the configuration checked; the CLI fills them.
+	Spec   string            `json:"spec,omitempty"`
+	Params map[string]string `json:"params,omitempty"`
 	// Liveness holds the figures of the liveness pass, when it ran.
 	Liveness *LivenessStats `json:"liveness,omitempty"`
 }

@@ -108,6 +108,7 @@ type search struct {
 	at         panicSite         // what the search is doing, for SpecPanic
 	canonCalls uint32
 	symBounded int64 // from parallel workers' canonicalisers, and s.canon's
+	warnings   []string
 }
 
 func (c *Checker) newSearch() *search {
@@ -194,6 +195,9 @@ func (s *search) propertyCount() int {
 	}
 	return n
 }
+
+// warn notes something the user should know about the run.
+func (s *search) warn(msg string) { s.warnings = append(s.warnings, msg) }
 
 // halt stops the search because a limit was reached.
 func (s *search) halt(limit string) {
@@ -319,6 +323,10 @@ func (s *search) result() *Result {
 	if s.canon != nil {
 		s.symBounded += s.canon.Bounded
 	}
+	if s.links.err != nil {
+		s.warn(fmt.Sprintf("parent links stayed in memory: the temporary file (TMPDIR) failed: %v", s.links.err))
+	}
+	r.Warnings = s.warnings
 	lb := s.links.memory()
 	s.links.close()
 	n := float64(s.n)

@@ -98,6 +98,7 @@ func (o *outFile) discard() {
 // checkOutputs are the output files of one check, opened before the search.
 type checkOutputs struct {
 	trace, dot *outFile
+	allDir     string // --trace-out-all, checked writable
 }
 
 // openOutputs prepares --trace-out and --dot-out; on error nothing is left
@@ -112,7 +113,28 @@ func openOutputs(cf checkFlags) (*checkOutputs, error) {
 		trace.discard()
 		return nil, err
 	}
-	return &checkOutputs{trace: trace, dot: dot}, nil
+	if cf.traceOutAll != "" {
+		if err := writableDir(cf.traceOutAll); err != nil {
+			trace.discard()
+			dot.discard()
+			return nil, usagef("--trace-out-all %s: %v", cf.traceOutAll, err)
+		}
+	}
+	return &checkOutputs{trace: trace, dot: dot, allDir: cf.traceOutAll}, nil
+}
+
+// writableDir creates dir if needed and checks that a file can be created
+// in it.
+func writableDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return unwrapPath(err)
+	}
+	f, err := os.CreateTemp(dir, ".mxcheck-probe-*")
+	if err != nil {
+		return unwrapPath(err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // finish writes the output files of res, reporting each failure or empty
@@ -124,6 +146,21 @@ func (o *checkOutputs) finish(spec *model.Spec, values model.Values, res *explor
 			fmt.Fprintf(stderr, "mxcheck: --trace-out %s: no violation, so no trace was written\n", o.trace.path)
 		} else if err := o.trace.commit(explore.NewITF(spec.Name, values, res.Violations[0]).Write); err != nil {
 			fmt.Fprintf(stderr, "mxcheck: %v\n", err)
+		}
+	}
+	if o.allDir != "" {
+		if len(res.Violations) == 0 {
+			fmt.Fprintf(stderr, "mxcheck: --trace-out-all %s: no violation, so no trace was written\n", o.allDir)
+		}
+		for _, v := range res.Violations {
+			path := filepath.Join(o.allDir, v.Property+".itf.json")
+			f, err := openOutput("--trace-out-all", path)
+			if err == nil {
+				err = f.commit(explore.NewITF(spec.Name, values, v).Write)
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "mxcheck: %v\n", err)
+			}
 		}
 	}
 	if o.dot != nil {

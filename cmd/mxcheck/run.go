@@ -37,7 +37,7 @@ usage:
 
 exit codes: 0 verified / reproduced, 1 violated / not reproduced,
             2 bad usage or input, 3 incomplete (a limit stopped the search)
-output files (--trace-out, --dot-out) are created before the search (exit 2
+output files (--trace-out, --trace-out-all, --dot-out) are created before the search (exit 2
 if they cannot be); a write that fails after it is reported on stderr, the
 result is still printed and the exit code is the verdict's
 `
@@ -103,14 +103,22 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 		return exitUsage, usagef("list takes no arguments")
 	}
 	var b strings.Builder
-	for _, s := range specs.All() {
-		fmt.Fprintf(&b, "%s\t%s\n", s.Name, s.Summary)
+	all := specs.All()
+	nameW, flagW := 0, 0
+	for _, s := range all {
+		nameW = max(nameW, len(s.Name))
+		for _, p := range s.Params {
+			flagW = max(flagW, len(p.Name)+2)
+		}
+	}
+	for _, s := range all {
+		fmt.Fprintf(&b, "%-*s  %s\n", nameW, s.Name, s.Summary)
 		for _, p := range s.Params {
 			def := p.Default
 			if def == "" {
 				def = `""`
 			}
-			fmt.Fprintf(&b, "    --%-12s %s (default %s)\n", p.Name, p.Usage, def)
+			fmt.Fprintf(&b, "    %-*s  %s (default %s)\n", flagW, "--"+p.Name, p.Usage, def)
 		}
 	}
 	_, err := io.WriteString(stdout, b.String())
@@ -119,23 +127,24 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 
 // checkFlags are the flags every spec shares.
 type checkFlags struct {
-	strategy   string
-	maxStates  int
-	maxDepth   int
-	timeout    time.Duration
-	memory     int
-	noDeadlock bool
-	cont       bool
-	json       bool
-	traceOut   string
-	dotOut     string
-	quiet      bool
-	por        bool
-	symmetry   bool
-	liveness   bool
-	choices    string
-	workers    int
-	levels     int
+	strategy    string
+	maxStates   int
+	maxDepth    int
+	timeout     time.Duration
+	memory      int
+	noDeadlock  bool
+	cont        bool
+	json        bool
+	traceOut    string
+	traceOutAll string
+	dotOut      string
+	quiet       bool
+	por         bool
+	symmetry    bool
+	liveness    bool
+	choices     string
+	workers     int
+	levels      int
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
@@ -148,10 +157,11 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.cont, "continue", false, "keep searching after a violation to check every property")
 	fs.BoolVar(&f.json, "json", false, "print the full result as JSON")
 	fs.StringVar(&f.traceOut, "trace-out", "", "write the counterexample to this file (ITF JSON, for replay)")
+	fs.StringVar(&f.traceOutAll, "trace-out-all", "", "write every violation found to this directory, one PROPERTY.itf.json each")
 	fs.StringVar(&f.dotOut, "dot-out", "", "write the graph behind a violated graph invariant to this file (DOT)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	fs.BoolVar(&f.por, "por", false, "partial-order reduction")
-	fs.BoolVar(&f.symmetry, "symmetry", true, "symmetry reduction where the spec's nodes are interchangeable (--symmetry=false: off)")
+	fs.BoolVar(&f.symmetry, "symmetry", false, "symmetry reduction; on by default where the spec's nodes are interchangeable (--symmetry=false: off)")
 	fs.BoolVar(&f.liveness, "liveness", false, "also check lockout/starvation freedom (fair cycles)")
 	fs.IntVar(&f.workers, "workers", 1, "goroutines for a parallel BFS (0: one per core; at most 256); results are identical")
 	fs.IntVar(&f.levels, "level-states", 0, "BFS: states of a level kept in memory, the rest in a temporary file (0: 4194304; -1: all in memory)")
@@ -186,6 +196,9 @@ func (f *checkFlags) options() (explore.Options, error) {
 	switch f.choices {
 	case "probabilistic":
 	case "adversarial":
+		if !f.liveness {
+			return opt, usagef("--choices adversarial applies to the liveness check: add --liveness")
+		}
 		opt.Choices = explore.Adversarial
 	default:
 		return opt, usagef("--choices: unknown mode %q (want probabilistic or adversarial)", f.choices)
@@ -258,6 +271,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		outs.discard()
 		return reportPanic(stderr, spec.Name, err)
 	}
+	res.Spec, res.Params = spec.Name, values
 	if cf.json {
 		err = explore.WriteJSON(stdout, res)
 	} else {
@@ -280,15 +294,16 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	return exitOK, nil
 }
 
-// symmetryFor decides symmetry reduction: on by default where the system
-// declares interchangeable nodes, silently off where it does not, and left
-// on (so that explore.New refuses it in one line) when asked for explicitly.
+// symmetryFor decides symmetry reduction: unless asked explicitly, on where
+// the system declares interchangeable nodes and off elsewhere; when asked
+// explicitly, as asked (explore.New refuses it in one line where the system
+// has no symmetry).
 func symmetryFor(sys model.System, want, explicit bool) bool {
-	if !want {
-		return false
+	if explicit {
+		return want
 	}
 	sp, ok := sys.(model.SymmetryProvider)
-	return explicit || ok && sp.Symmetric() != nil
+	return ok && sp.Symmetric() != nil
 }
 
 // describeSearch names the search and the reductions in use.

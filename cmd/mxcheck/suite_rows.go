@@ -16,7 +16,7 @@ func suiteRowFlagsOK(fs *pflag.FlagSet) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected word %q (flags are written --name=value)", fs.Arg(0))
 	}
-	for _, name := range []string{"trace-out", "dot-out", "json"} {
+	for _, name := range []string{"trace-out", "trace-out-all", "dot-out", "json"} {
 		if fs.Changed(name) {
 			return fmt.Errorf("--%s is not supported in a suite row (run mxcheck check for it)", name)
 		}
