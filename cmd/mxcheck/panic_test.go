@@ -28,22 +28,25 @@ func (b bomb) Successors(s model.State, yield func(model.Transition, model.State
 	b.System.Successors(s, yield)
 }
 
+// bombLookup finds ra with its system wrapped in a bomb, whatever the name.
+func bombLookup(string) *model.Spec {
+	ra := *specs.Lookup("ra")
+	build := ra.Build
+	ra.Build = func(v model.Values) (model.System, error) {
+		sys, err := build(v)
+		if err != nil {
+			return nil, err
+		}
+		return bomb{sys, sys.(model.Describer)}, nil
+	}
+	return &ra
+}
+
 // A panic in spec code during a search: exit 2, one line naming the spec
 // and the action, then the trace; never a Go stack.
 func TestSpecPanicReported(t *testing.T) {
 	defer func(old func(string) *model.Spec) { lookupSpec = old }(lookupSpec)
-	lookupSpec = func(name string) *model.Spec {
-		ra := *specs.Lookup("ra")
-		build := ra.Build
-		ra.Build = func(v model.Values) (model.System, error) {
-			sys, err := build(v)
-			if err != nil {
-				return nil, err
-			}
-			return bomb{sys, sys.(model.Describer)}, nil
-		}
-		return &ra
-	}
+	lookupSpec = bombLookup
 	for _, extra := range [][]string{nil, {"--workers", "2"}, {"--strategy", "dfs"}} {
 		code, out, errs := call(append([]string{"check", "ra"}, extra...)...)
 		if code != exitUsage || out != "" {
@@ -56,5 +59,16 @@ func TestSpecPanicReported(t *testing.T) {
 		if !strings.Contains(errs, "trace to the state") || !strings.Contains(errs, "Enter") || strings.Contains(errs, "goroutine") {
 			t.Errorf("%v: stderr:\n%s", extra, errs)
 		}
+	}
+}
+
+// In a suite, a row whose spec panics is marked PANIC with the message, and
+// the suite exits 1 (a row did not end as expected).
+func TestSuiteRowPanic(t *testing.T) {
+	defer func(old func(string) *model.Spec) { lookupSpec = old }(lookupSpec)
+	lookupSpec = bombLookup
+	code, out, errs := call("suite", writeSuite(t, "ra --nodes=3 => verified\n"))
+	if code != exitViolated || !strings.Contains(out, "PANIC spec ra: panic in n1 Enter") {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}
 }

@@ -37,9 +37,10 @@ usage:
 
 exit codes: 0 verified / reproduced, 1 violated / not reproduced,
             2 bad usage or input, 3 incomplete (a limit stopped the search)
-output files (--trace-out, --trace-out-all, --dot-out) are created before the search (exit 2
-if they cannot be); a write that fails after it is reported on stderr, the
-result is still printed and the exit code is the verdict's
+output files (--trace-out, --trace-out-all, --dot-out) are created before
+the search (exit 2 if they cannot be); a write that fails after it is
+reported on stderr, the result is still printed and the exit code is the
+verdict's
 `
 
 // usageError is bad input: one line on stderr, exit 2.

@@ -12,7 +12,6 @@ import (
 
 	"github.com/mxcheck/mxcheck/explore"
 	"github.com/mxcheck/mxcheck/model"
-	"github.com/mxcheck/mxcheck/specs"
 )
 
 // suiteRow is one line of a suite file: `SPEC FLAGS... => VERDICT`.
@@ -52,7 +51,7 @@ func parseSuite(r io.Reader) ([]suiteRow, error) {
 		if len(fields) == 0 {
 			return nil, fmt.Errorf("line %d: no spec", n)
 		}
-		spec := specs.Lookup(fields[0])
+		spec := lookupSpec(fields[0])
 		if spec == nil {
 			return nil, fmt.Errorf("line %d: unknown spec %q", n, fields[0])
 		}
@@ -168,6 +167,9 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 		}
 		mark := ""
 		switch {
+		case strings.HasPrefix(res.Limit, panicLimit):
+			mark = "  PANIC " + strings.TrimPrefix(res.Limit, panicLimit)
+			bad++
 		case res.Limit == "interrupt" && row.want != explore.Incomplete:
 			mark = "  INCOMPLETE (interrupted)"
 			interrupted++

@@ -39,7 +39,11 @@ func runRow(c *explore.Checker, stop <-chan struct{}, spec string) *explore.Resu
 	}
 	res, err := c.Check()
 	if err != nil {
-		return &explore.Result{Verdict: explore.Incomplete, Limit: "spec " + spec + ": " + err.Error()}
+		return &explore.Result{Verdict: explore.Incomplete, Limit: panicLimit + "spec " + spec + ": " + err.Error()}
 	}
 	return res
 }
+
+// panicLimit starts the Limit of a row whose spec code panicked; the table
+// marks it PANIC (a mismatch, whatever the row expected).
+const panicLimit = "panic: "
