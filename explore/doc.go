@@ -36,6 +36,18 @@
 // the shortest stem, then a loop that visits enough of the component to be
 // checked on its own by Replay.
 //
+// Limits (Options.Timeout, MemoryMB, Interrupt; limits.go) reach every
+// phase the same way: the search, the canonical labelling under symmetry,
+// the parallel workers inside a level, the liveness graph build and its
+// analysis. A stopped phase makes the verdict Incomplete, never Verified.
+// Checker.Check turns a panic in the system's own code into a *SpecPanic
+// naming the action or invariant and carrying the trace to the state.
+//
+// Replay (replay.go, itf.go, itf_strict.go) reads a trace strictly (one
+// JSON document, no repeated or re-cased keys, at most MaxITFBytes) and
+// re-evaluates the property it names, of the kind it names, on the states
+// it replays.
+//
 // Results are deterministic: the same System and Options give the same
 // verdict, counts and traces on every run (wall-clock figures aside).
 package explore
