@@ -57,3 +57,22 @@ func (m symMachine[N, M]) AppendRelations(dst []Relation, s State, i NodeID) []R
 	}
 	return dst
 }
+
+// PortLinker is an optional capability of a Symmetric system with port
+// symmetry: which node a node's port links to. Once symmetry reduction has
+// ordered the nodes, it keeps only the port renamings of each node that
+// list its neighbours (by their new names) least, port by port, instead of
+// trying every combination of the nodes' tied port renamings.
+type PortLinker interface {
+	// PortLink returns the node linked to node i's port q in s, if any.
+	PortLink(s State, i NodeID, q Port) (NodeID, bool)
+}
+
+// PortLink returns the node at the other end of node i's port q.
+func (m symMachine[N, M]) PortLink(s State, i NodeID, q Port) (NodeID, bool) {
+	l := s.(*World[N, M]).Meta[i].Links[q]
+	if !l.Up() {
+		return 0, false
+	}
+	return l.Node(), true
+}

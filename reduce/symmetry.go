@@ -25,8 +25,10 @@ const maxPortSymmetry = 4
 // model.NodeRelations) until stable; then, while some colour holds several
 // nodes, each of them in turn is individualised (given a colour of its own)
 // and the colours refined again, which branches into a search tree whose
-// leaves order every node. The least full key over the leaves is the
-// canonical key. If s' is a renaming of s, the tree of s' is that of s
+// leaves order every node. At each leaf, each node's tied port renamings
+// are narrowed to those under which its ports lead to the least new
+// neighbour names (model.PortLinker). The least full key over the leaves
+// is the canonical key. If s' is a renaming of s, the tree of s' is that of s
 // composed with the renaming, so both get the same key; and a key is always
 // the key of a renaming of s, so states of different orbits never share
 // one. It need not equal the least key over the whole group (BruteForce),
@@ -42,6 +44,7 @@ const maxPortSymmetry = 4
 type Canonical struct {
 	sym   model.Symmetric
 	rel   model.NodeRelations // nil when the system reports no relations
+	links model.PortLinker    // nil when the system reports no port links
 	delta int                 // Δ when ports are permuted too, else 0
 	all   [][model.MaxPorts]model.Port
 	sigs  [][]byte
@@ -62,8 +65,10 @@ type Canonical struct {
 	colours [][]uint32         // per tree depth
 	rkeys   [][]byte           // per node: refinement key
 	pairs   []uint32
-	keys    int  // keys computed for the state at hand
-	cut     bool // the state's search was cut short
+	pties   [][][model.MaxPorts]model.Port // per node: its ties left at a leaf
+	pbuf    [][][model.MaxPorts]model.Port // pties' own storage
+	keys    int                            // keys computed for the state at hand
+	cut     bool                           // the state's search was cut short
 	stopped bool
 
 	// Bounded is the number of states whose search was cut short by
@@ -95,6 +100,7 @@ const maxLocalMemo = 1 << 20
 func NewCanonical(sym model.Symmetric) *Canonical {
 	c := &Canonical{sym: sym}
 	c.rel, _ = sym.(model.NodeRelations)
+	c.links, _ = sym.(model.PortLinker)
 	if d := sym.PortSymmetry(); d > 0 && d <= maxPortSymmetry {
 		c.delta = d
 		c.all = portPerms(d)
@@ -136,10 +142,12 @@ func (c *Canonical) AppendKey(dst []byte, s model.State) []byte {
 		c.perm = make([]model.NodeID, n)
 		c.ports = make([][model.MaxPorts]model.Port, n)
 		c.rels = make([][]model.Relation, n)
+		c.pties = make([][][model.MaxPorts]model.Port, n)
+		c.pbuf = make([][][model.MaxPorts]model.Port, n)
 		c.rkeys = make([][]byte, n)
 	}
 	c.sigs, c.ties, c.ord, c.perm, c.ports = c.sigs[:n], c.ties[:n], c.ord[:n], c.perm[:n], c.ports[:n]
-	c.rels, c.rkeys = c.rels[:n], c.rkeys[:n]
+	c.rels, c.rkeys, c.pties, c.pbuf = c.rels[:n], c.rkeys[:n], c.pties[:n], c.pbuf[:n]
 	for i := 0; i < n; i++ {
 		c.ord[i] = i
 		if c.delta == 0 {
@@ -279,6 +287,7 @@ func (c *Canonical) search(s model.State, d int) {
 			c.offer(c.sym.AppendPermutedKey(c.tmp[:0], s, c.perm, nil))
 			return
 		}
+		c.narrowPorts(s)
 		c.portSearch(s, 0)
 		return
 	}
@@ -333,13 +342,50 @@ func (c *Canonical) localMin(s model.State, i model.NodeID) *localMin {
 	return lm
 }
 
+// narrowPorts sets c.pties: for each node, those of its tied port renamings
+// under which its ports, in order, lead to the least new neighbour names
+// (c.perm). With the node order fixed this choice does not depend on how
+// the state is named, so keys stay canonical; and a ring or path of
+// identical nodes then has one port renaming per node instead of 2^N
+// combinations.
+func (c *Canonical) narrowPorts(s model.State) {
+	for i := range c.pties {
+		ties := c.ties[i]
+		if len(ties) <= 1 || c.links == nil {
+			c.pties[i] = ties
+			continue
+		}
+		var orig, best [model.MaxPorts]uint16
+		for o := 1; o <= c.delta; o++ {
+			if v, ok := c.links.PortLink(s, model.NodeID(i), model.Port(o)); ok {
+				orig[o] = uint16(c.perm[v]) + 1
+			}
+		}
+		c.pties[i] = c.pbuf[i][:0] // never the memoised ties' array
+		for _, p := range ties {
+			var prof [model.MaxPorts]uint16
+			for o := 1; o <= c.delta; o++ {
+				prof[p[o]] = orig[o]
+			}
+			switch cmp := slices.Compare(prof[1:c.delta+1], best[1:c.delta+1]); {
+			case len(c.pties[i]) == 0 || cmp < 0:
+				best = prof
+				c.pties[i] = append(c.pties[i][:0], p)
+			case cmp == 0:
+				c.pties[i] = append(c.pties[i], p)
+			}
+		}
+		c.pbuf[i] = c.pties[i]
+	}
+}
+
 // portSearch tries every combination of the nodes' tied port renamings.
 func (c *Canonical) portSearch(s model.State, i int) {
 	if i == len(c.ports) {
 		c.offer(c.sym.AppendPermutedKey(c.tmp[:0], s, c.perm, c.ports))
 		return
 	}
-	for _, p := range c.ties[i] {
+	for _, p := range c.pties[i] {
 		if c.exhausted() {
 			return
 		}
