@@ -173,16 +173,33 @@ func (m *Machine[N, M]) Successors(s State, yield func(Transition, State) bool) 
 	*c = Ctx[N, M]{m: m}
 	recordHint(&sc.hint, w, m.cfg.Delta)
 	next.hint = &sc.hint
+	var at actionAt
+	defer func() {
+		if r := recover(); r != nil {
+			if at.yielding || !at.running {
+				panic(r)
+			}
+			panic(&ActionPanic{Node: at.u, Action: m.p.Actions[at.ai].Name, Value: r})
+		}
+	}()
+	inner := func(t Transition, s State) bool {
+		at.yielding = true
+		ok := yield(t, s)
+		at.yielding = false
+		return ok
+	}
 	for u := range w.Nodes {
 		if w.Meta[u].Crashed {
 			continue
 		}
 		for ai := range m.p.Actions {
-			if !m.nodeAction(w, next, c, NodeID(u), ai, yield) {
+			at = actionAt{u: NodeID(u), ai: ai, running: true}
+			if !m.nodeAction(w, next, c, NodeID(u), ai, inner) {
 				return
 			}
 		}
 	}
+	at.running = false
 	next.hint.dirty = allDirty // an adversary move may change any node's bookkeeping
 	if assume := m.p.Assume; assume != nil {
 		m.adversary(w, next, func(t Transition, s State) bool {
