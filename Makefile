@@ -54,15 +54,15 @@ golden:
 # and a half on 2 cores and up to ~18 GB: lme's N=3 goldens, plain and
 # symmetric, Maekawa's full N=4 grid).
 check-all:
-	MXCHECK_HEAVY=1 $(GO) test -timeout 120m ./...
+	MXCHECK_HEAVY=1 $(GO) test -timeout 300m ./...
 
 # lme (seed 000) on four nodes of a static path, faithful and repaired: two
 # depth-first searches of 407M and 494M orbits side by side, one process and
 # ~10 GB each (about 2.25 hours on 2 cores; not part of check-all).
 check-lme-n4:
 	@set -e; \
-	MXCHECK_LME_N4=1 GOMEMLIMIT=10GiB $(GO) test -run 'TestGoldenN4/rows/faithful' -timeout 300m -v ./specs/lme/ & f=$$!; \
-	MXCHECK_LME_N4=1 GOMEMLIMIT=10GiB $(GO) test -run 'TestGoldenN4/rows/repaired' -timeout 300m -v ./specs/lme/ & r=$$!; \
+	MXCHECK_LME_N4=1 GOMEMLIMIT=10GiB $(GO) test -run 'TestFiles/n4/blocks/line6$$' -timeout 300m -v ./specs/lme/ & f=$$!; \
+	MXCHECK_LME_N4=1 GOMEMLIMIT=10GiB $(GO) test -run 'TestFiles/n4/blocks/line17$$' -timeout 300m -v ./specs/lme/ & r=$$!; \
 	wait $$f; wait $$r
 
 # Random walks where exhaustive search takes hours: lme on a 4-node path,
@@ -73,7 +73,7 @@ simulate-lme-n4: build
 # RA vs Camera vs Maekawa under churn, side by side: verdict, distinct
 # states, shortest counterexample length per configuration.
 churn-table: build
-	$(BIN) suite specs/churn.suite
+	$(BIN) suite specs/ra/testdata/churn.txt specs/camera/testdata/churn.txt specs/maekawa/testdata/churn.txt
 
 # Camera on every placement of one or two missing entries on N = 4 (78
 # configurations, about 2 hours on 2 cores).

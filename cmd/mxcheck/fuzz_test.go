@@ -52,7 +52,7 @@ func FuzzCheckArgs(f *testing.F) {
 // FuzzSuite: a suite file never panics the parser; each row it accepts
 // builds (or is refused in one line) without panicking.
 func FuzzSuite(f *testing.F) {
-	for _, p := range []string{"ra.suite", "churn.suite"} {
+	for _, p := range []string{"camera-n4.suite", "ra/testdata/churn.txt", "lme/testdata/n4.txt"} {
 		if data, err := os.ReadFile(filepath.Join("..", "..", "specs", p)); err == nil {
 			f.Add(string(data))
 		}

@@ -18,6 +18,7 @@ import (
 
 // suiteRow is one line of a suite file: `SPEC FLAGS... => VERDICT`.
 type suiteRow struct {
+	file   string
 	line   int
 	spec   *model.Spec
 	values model.Values
@@ -26,6 +27,24 @@ type suiteRow struct {
 	want   explore.Verdict
 	// symmetry as asked, and whether it was asked explicitly
 	symmetry, symExplicit bool
+}
+
+// readSuite reads the rows of the suite or test file at path; the error is
+// one line naming the file.
+func readSuite(path string) ([]suiteRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usagef("suite %s: cannot open the file: %v", path, unwrapPath(err))
+	}
+	defer f.Close()
+	rows, err := parseSuite(f)
+	if err != nil {
+		return nil, usagef("suite %s: %v", path, err)
+	}
+	for i := range rows {
+		rows[i].file = path
+	}
+	return rows, nil
 }
 
 // parseSuite reads a suite file: one row per line, `#` comments and blank
@@ -142,11 +161,11 @@ func suiteRowOf(n int, fields []string, want string) (suiteRow, error) {
 func cmdSuite(args []string, stdout io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("suite", pflag.ContinueOnError)
 	jobs := fs.Int("jobs", 1, "rows checked at once, one core each (0: one per core); the table keeps the file's order")
-	if help, err := parse(fs, args, stdout, "usage: mxcheck suite FILE [--jobs N]\n\nRuns every row `SPEC FLAGS... => VERDICT` of FILE and prints one table:\nverdict, distinct states and shortest counterexample length per row, each\nrow as soon as it and the rows above it are done.\nExit 0 when every verdict is as expected, 1 when one is not, 3 when\nCtrl-C stopped rows first (marked INCOMPLETE), 2 for a bad file."); help || err != nil {
+	if help, err := parse(fs, args, stdout, "usage: mxcheck suite FILE... [--jobs N]\n\nRuns every row `SPEC FLAGS... => VERDICT` of each FILE (or every check\nand trace command of a spec's test file) and prints one table:\nverdict, distinct states and shortest counterexample length per row, each\nrow as soon as it and the rows above it are done.\nExit 0 when every verdict is as expected, 1 when one is not, 3 when\nCtrl-C stopped rows first (marked INCOMPLETE), 2 for a bad file."); help || err != nil {
 		return exitOK, err
 	}
-	if fs.NArg() != 1 {
-		return exitUsage, usagef("suite needs exactly one suite file")
+	if fs.NArg() < 1 {
+		return exitUsage, usagef("suite needs a suite or test file")
 	}
 	if *jobs < 0 {
 		return exitUsage, usagef("--jobs must be at least 0, got %d", *jobs)
@@ -154,14 +173,13 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 	if *jobs == 0 {
 		*jobs = runtime.NumCPU()
 	}
-	f, err := os.Open(fs.Arg(0))
-	if err != nil {
-		return exitUsage, usagef("suite %s: cannot open the file: %v", fs.Arg(0), unwrapPath(err))
-	}
-	defer f.Close()
-	rows, err := parseSuite(f)
-	if err != nil {
-		return exitUsage, usagef("suite %s: %v", fs.Arg(0), err)
+	var rows []suiteRow
+	for _, path := range fs.Args() {
+		more, err := readSuite(path)
+		if err != nil {
+			return exitUsage, err
+		}
+		rows = append(rows, more...)
 	}
 	// Build every row before checking any, so a bad row is reported before
 	// hours of work rather than after.
@@ -172,11 +190,11 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 		row.opt.Interrupt = stop
 		sys, _, err := row.spec.Compile(row.values)
 		if err != nil {
-			return exitUsage, usagef("suite line %d: %v", row.line, err)
+			return exitUsage, usagef("suite %s:%d: %v", row.file, row.line, err)
 		}
 		row.opt.Symmetry = symmetryFor(sys, row.symmetry, row.symExplicit)
 		if checkers[i], err = explore.New(sys, row.opt); err != nil {
-			return exitUsage, usagef("suite line %d: %v", row.line, err)
+			return exitUsage, usagef("suite %s:%d: %v", row.file, row.line, err)
 		}
 	}
 	results := make([]chan *explore.Result, len(rows))

@@ -3,7 +3,6 @@ package lme
 import (
 	"bytes"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,79 +14,10 @@ import (
 
 const cexDir = "../../counterexamples/lme"
 
-func heavy(t *testing.T) {
-	if os.Getenv("MXCHECK_HEAVY") == "" {
-		t.Skip("set MXCHECK_HEAVY=1 to run")
-	}
-}
-
 // TestFiles runs the pinned scenarios of testdata/ (make golden rewrites
 // them): the small configurations of issue 3, published and repaired, and
 // lockout freedom under both choice modes.
 func TestFiles(t *testing.T) { spectest.Files(t, Spec, "testdata") }
-
-// TestGoldenHeavy pins the N = 3 configurations of issue 3 that finish in
-// minutes without reduction (BFS only, see spectest.GoldenBFS): a static
-// path, the path with one disconnect, the triangle, and the path with two
-// LOCKs per node.
-func TestGoldenHeavy(t *testing.T) {
-	heavy(t)
-	spectest.GoldenBFS(t, Spec, "testdata/golden_heavy.txt", variants(false, []spectest.Case{
-		{Name: "n3-path", Params: model.Values{"nodes": "3"}},
-		{Name: "n3-path-disconnect", Params: model.Values{"nodes": "3", "disconnects": "1"}},
-		{Name: "n3-ring", Params: model.Values{"nodes": "3", "topology": "ring"}},
-		{Name: "n3-path-locks2", Params: model.Values{"nodes": "3", "locks": "2"}},
-	}))
-}
-
-// TestGoldenHeavySymmetry pins N = 3 configurations of issue 3 that only
-// finish in reasonable time with symmetry reduction (nodes and ports
-// renamed; distinct states are orbits): one connect on the path, one
-// disconnect on the triangle, one connect and one disconnect on the path.
-// About 45 minutes on 2 cores (the last two rows: 135M and 152M orbits).
-func TestGoldenHeavySymmetry(t *testing.T) {
-	heavy(t)
-	spectest.GoldenBFS(t, Spec, "testdata/golden_heavy_symmetry.txt", variants(true, []spectest.Case{
-		{Name: "n3-path-connect", Params: model.Values{"nodes": "3", "connects": "1"}},
-		{Name: "n3-ring-disconnect", Params: model.Values{"nodes": "3", "topology": "ring", "disconnects": "1"}},
-		{Name: "n3-path-connect-disconnect", Params: model.Values{"nodes": "3", "connects": "1", "disconnects": "1"}},
-	}))
-}
-
-// TestGoldenN4 pins N = 4 on a static path (issue 3), faithful and
-// repaired: a complete depth-first search of the quotient by node and port
-// renaming (a BFS level of this space outgrows the machine's memory; the
-// DFS needs only the seen-set): 407,123,427 and 494,093,399 orbits, 1h43
-// and 2h13 on one core each with the two side by side, ~9 GB each (seen-set
-// 8.7 GB; 3-4 GB of parent links on disk). make check-lme-n4 runs the two
-// rows in two processes (go test -run TestGoldenN4/rows/faithful checks
-// one row).
-func TestGoldenN4(t *testing.T) {
-	if os.Getenv("MXCHECK_LME_N4") == "" {
-		t.Skip("set MXCHECK_LME_N4=1 to run (make check-lme-n4)")
-	}
-	cases := variants(true, []spectest.Case{{Name: "n4-path", Params: model.Values{"nodes": "4"}}})
-	for i := range cases {
-		cases[i].Strategy = explore.DFS
-	}
-	spectest.GoldenBFS(t, Spec, "testdata/golden_n4.txt", cases)
-}
-
-// variants returns each case for the faithful algorithm and for the
-// repaired variant.
-func variants(symmetry bool, cases []spectest.Case) []spectest.Case {
-	var out []spectest.Case
-	for _, vr := range []string{"faithful", "repaired"} {
-		for _, c := range cases {
-			p := model.Values{"variant": vr}
-			for k, v := range c.Params {
-				p[k] = v
-			}
-			out = append(out, spectest.Case{Name: vr + "/" + c.Name, Params: p, Symmetry: symmetry})
-		}
-	}
-	return out
-}
 
 // caught is a configuration that violates Property while Baseline (the same
 // configuration without the bug) satisfies it.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"testing"
@@ -39,21 +40,32 @@ func Files(t *testing.T, spec *model.Spec, dir string) {
 			if err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}
-			for i := range blocks {
-				b := &blocks[i]
-				t.Run(fmt.Sprintf("line%d", b.Line), func(t *testing.T) {
-					if b.Spec != spec.Name {
-						t.Fatalf("%s:%d: spec %q in the files of %s", path, b.Line, b.Spec, spec.Name)
+			got := make([][]string, len(blocks))
+			// Gated (heavy) blocks run in parallel (go test -parallel bounds
+			// how many at once); the group returns when all are done.
+			t.Run("blocks", func(t *testing.T) {
+				for i := range blocks {
+					b := &blocks[i]
+					t.Run(fmt.Sprintf("line%d", b.Line), func(t *testing.T) {
+						if b.Gate != "" && os.Getenv(b.Gate) != "" {
+							t.Parallel()
+						}
+						if b.Spec != spec.Name {
+							t.Fatalf("%s:%d: spec %q in the files of %s", path, b.Line, b.Spec, spec.Name)
+						}
+						got[i] = RunBlock(t, spec, b)
+						if !Update() && strings.Join(got[i], "\n") != strings.Join(b.Want, "\n") {
+							t.Errorf("%s:%d: %s\n%s", path, b.Line, b.Command(), lineDiff(strings.Join(b.Want, "\n"), strings.Join(got[i], "\n")))
+						}
+					})
+				}
+			})
+			if Update() && !t.Failed() {
+				for i := range blocks {
+					if got[i] != nil {
+						blocks[i].Want = got[i]
 					}
-					got := RunBlock(t, spec, b)
-					if Update() {
-						b.Want = got
-					} else if strings.Join(got, "\n") != strings.Join(b.Want, "\n") {
-						t.Errorf("%s:%d: %s\n%s", path, b.Line, b.Command(), lineDiff(strings.Join(b.Want, "\n"), strings.Join(got, "\n")))
-					}
-				})
-			}
-			if Update() {
+				}
 				if err := os.WriteFile(path, testfile.FormatFile(blocks), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -68,6 +80,9 @@ func Files(t *testing.T, spec *model.Spec, dir string) {
 // RunBlock runs one block with every cross-check and returns its output.
 func RunBlock(t *testing.T, spec *model.Spec, b *testfile.Block) []string {
 	t.Helper()
+	if b.Gate != "" {
+		return gatedBlock(t, spec, b)
+	}
 	sys, v := Build(t, spec, b.Params)
 	switch b.Cmd {
 	case "liveness":
@@ -195,4 +210,32 @@ func RepoRoot(t testing.TB) string {
 		}
 		dir = parent
 	}
+}
+
+// gatedBlock runs a heavy block: skipped unless its gate variable is set;
+// one search with the block's options, every trace replayed.
+func gatedBlock(t *testing.T, spec *model.Spec, b *testfile.Block) []string {
+	t.Helper()
+	if os.Getenv(b.Gate) == "" {
+		if Update() {
+			return b.Want // keep the pinned result of a block not run
+		}
+		t.Skipf("set %s=1 to run", b.Gate)
+	}
+	// Several multi-GB searches may share this process: a soft limit at
+	// 3/4 of the machine's memory, unless GOMEMLIMIT says otherwise.
+	if total := explore.PhysicalMemory(); total > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(total / 4 * 3))
+	}
+	sys, v := Build(t, spec, b.Params)
+	opt := explore.Options{Continue: true, Symmetry: b.Symmetry}
+	if b.Strategy == "dfs" {
+		opt.Strategy = explore.DFS
+	}
+	r := Run(t, sys, opt)
+	for _, x := range r.Violations {
+		MustReplay(t, sys, spec.Name, v, x)
+	}
+	t.Logf("%s: %.0fs", b.Command(), r.Stats.Elapsed.Seconds())
+	return ResultLines(r)
 }

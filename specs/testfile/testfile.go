@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/mxcheck/mxcheck/model"
@@ -40,6 +41,11 @@ import (
 //   - trace SPEC FLAGS... store=NAME: the first violation of a BFS that
 //     stops there, and its trace stored as above, for configurations too
 //     large to explore to the end in every test run.
+//   - gate=VAR on a check block makes it run only when the environment
+//     variable VAR is set (MXCHECK_HEAVY for make check-all): one search,
+//     optionally --symmetry (distinct states are orbits) or --strategy=dfs,
+//     for configurations of millions of states whose smaller siblings carry
+//     the cross-checks.
 //   - liveness SPEC FLAGS...: lockout/starvation freedom under weak
 //     fairness in both choice modes, one line each: the status, the size of
 //     the liveness graph, and for a lasso the starving node, stem and loop.
@@ -62,6 +68,16 @@ type Block struct {
 	Flags []string
 	// Store names the stored counterexample (store=NAME), or "".
 	Store string
+	// Gate names the environment variable that must be set for the block
+	// to run (gate=VAR): a heavy configuration, searched once, with the
+	// search options below, and not cross-checked (its smaller siblings
+	// are).
+	Gate string
+	// Symmetry (--symmetry) and Strategy (--strategy=dfs) choose a gated
+	// block's search; distinct states are then orbits, and under DFS the
+	// depth and trace lengths are the DFS's.
+	Symmetry bool
+	Strategy string
 	// Want is the pinned output, one line each.
 	Want []string
 }
@@ -71,6 +87,9 @@ func (b *Block) Command() string {
 	parts := append([]string{b.Cmd, b.Spec}, b.Flags...)
 	if b.Store != "" {
 		parts = append(parts, "store="+b.Store)
+	}
+	if b.Gate != "" {
+		parts = append(parts, "gate="+b.Gate)
 	}
 	return strings.Join(parts, " ")
 }
@@ -166,6 +185,19 @@ func parseCommand(line string) (Block, error) {
 			b.Store = name
 			continue
 		}
+		if v, ok := strings.CutPrefix(arg, "gate="); ok && gateName.MatchString(v) {
+			b.Gate = v
+			continue
+		}
+		switch arg {
+		case "--symmetry", "--strategy=dfs":
+			b.Symmetry = b.Symmetry || arg == "--symmetry"
+			if arg == "--strategy=dfs" {
+				b.Strategy = "dfs"
+			}
+			b.Flags = append(b.Flags, arg)
+			continue
+		}
 		flag, ok := strings.CutPrefix(arg, "--")
 		if !ok {
 			return Block{}, fmt.Errorf("unexpected %q (want --name=value or store=NAME)", arg)
@@ -183,8 +215,17 @@ func parseCommand(line string) (Block, error) {
 	if b.Cmd == "trace" && b.Store == "" {
 		return Block{}, fmt.Errorf("trace needs store=NAME")
 	}
+	if (b.Symmetry || b.Strategy != "") && (b.Gate == "" || b.Cmd != "check") {
+		return Block{}, fmt.Errorf("--symmetry and --strategy=dfs are for gated check blocks (gate=VAR); the others cross-check every reduction and strategy already")
+	}
+	if b.Gate != "" && b.Store != "" {
+		return Block{}, fmt.Errorf("a gated block stores no trace")
+	}
 	return b, nil
 }
+
+// gateName is an environment variable's name.
+var gateName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
 
 // FormatFile renders blocks as a test file.
 func FormatFile(blocks []Block) []byte {

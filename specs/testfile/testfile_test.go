@@ -31,10 +31,19 @@ func TestMalformed(t *testing.T) {
 		"dup-flag":     "check ra --nodes=3 --nodes=4\n----\n",
 		"store-path":   "check ra store=../x\n----\n",
 		"empty":        "# nothing\n",
+		"ungated-dfs":  "check ra --strategy=dfs\n----\n",
+		"gated-store":  "check ra store=x gate=MXCHECK_HEAVY\n----\n",
+		"gated-trace":  "liveness ra --symmetry gate=MXCHECK_HEAVY\n----\n",
+		"bad-gate":     "check ra gate=lower\n----\n",
 	} {
 		if _, err := ParseFile(strings.NewReader(text)); err == nil || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v, want one line", name, err)
 		}
+	}
+	b, err := ParseFile(strings.NewReader("check lme --nodes=4 --symmetry --strategy=dfs gate=MXCHECK_LME_N4\n----\n"))
+	if err != nil || b[0].Gate != "MXCHECK_LME_N4" || !b[0].Symmetry || b[0].Strategy != "dfs" || len(b[0].Params) != 1 ||
+		b[0].Command() != "check lme --nodes=4 --symmetry --strategy=dfs gate=MXCHECK_LME_N4" {
+		t.Errorf("gated block: %+v %v", b, err)
 	}
 	if !IsTestFile([]byte("check ra\n----\n")) || IsTestFile([]byte("ra => verified\n")) {
 		t.Error("IsTestFile")
