@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/mxcheck/mxcheck/explore"
@@ -14,9 +15,10 @@ import (
 )
 
 // writeResultHTML writes the trace page of a search's result to w (--html
-// on check).
-func writeResultHTML(w io.Writer, sys model.System, spec string, values model.Values, res *explore.Result, command string) error {
-	p, err := htmlview.FromResult(sys, spec, values, res, htmlview.Options{Command: command})
+// on check); porcupine, when not "", is the address of the CS-history
+// picture written beside it.
+func writeResultHTML(w io.Writer, sys model.System, spec string, values model.Values, res *explore.Result, command, porcupine string) error {
+	p, err := htmlview.FromResult(sys, spec, values, res, htmlview.Options{Command: command, Porcupine: porcupine})
 	if err != nil {
 		return err
 	}
@@ -25,9 +27,9 @@ func writeResultHTML(w io.Writer, sys model.System, spec string, values model.Va
 
 // writeResultHTMLFile is writeResultHTML to the file at path (simulate's
 // --html); the error names the flag and the file.
-func writeResultHTMLFile(path string, sys model.System, spec string, values model.Values, res *explore.Result, command string) error {
+func writeResultHTMLFile(path string, sys model.System, spec string, values model.Values, res *explore.Result, command, porcupine string) error {
 	var b bytes.Buffer
-	if err := writeResultHTML(&b, sys, spec, values, res, command); err != nil {
+	if err := writeResultHTML(&b, sys, spec, values, res, command, porcupine); err != nil {
 		return fmt.Errorf("--html %s: %v", path, err)
 	}
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
@@ -99,12 +101,34 @@ func shellQuote(s string) string {
 
 // replayHTML writes the page of the stored trace at path (--html on replay).
 // A trace that no longer executes in the current model has no page.
-func replayHTML(out, path string) error {
+func replayHTML(out, path, porcupine string) error {
 	p, err := tracePage(path)
 	if err != nil {
 		return fmt.Errorf("--html %s: %v", out, err)
 	}
+	p.Porcupine = porcupine
 	return writePage(out, p)
+}
+
+// historyLink is the address, relative to the page at htmlPath, of the
+// CS-history picture at historyPath, or "" when none was written.
+func historyLink(htmlPath, historyPath string) string {
+	if htmlPath == "" || historyPath == "" {
+		return ""
+	}
+	if st, err := os.Stat(historyPath); err != nil || !st.Mode().IsRegular() {
+		return ""
+	}
+	page, err1 := filepath.Abs(htmlPath)
+	hist, err2 := filepath.Abs(historyPath)
+	if err1 != nil || err2 != nil {
+		return historyPath
+	}
+	rel, err := filepath.Rel(filepath.Dir(page), hist)
+	if err != nil {
+		return hist
+	}
+	return filepath.ToSlash(rel)
 }
 
 // withoutFlag drops --name VALUE and --name=VALUE from args.

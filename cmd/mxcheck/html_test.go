@@ -59,3 +59,41 @@ func TestCommandLine(t *testing.T) {
 		t.Errorf("withoutFlag = %q", got)
 	}
 }
+
+// TestHTMLLinksHistory: with --history-html beside --html, the trace page
+// links porcupine's history view by its path relative to the page, on
+// check, replay and simulate; without a written history, no link.
+func TestHTMLLinksHistory(t *testing.T) {
+	dir := t.TempDir()
+	page, hist := filepath.Join(dir, "t.html"), filepath.Join(dir, "pics", "h.html")
+	if err := os.Mkdir(filepath.Join(dir, "pics"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := `href="pics/h.html"`
+	for _, args := range [][]string{
+		{"check", "ra", "--churn", "1", "--html", page, "--history-html", hist},
+		{"replay", "../../counterexamples/ra/churn-1.itf.json", "--html", page, "--history-html", hist},
+		{"simulate", "ra", "--churn", "1", "--runs", "200", "--seed", "1", "--html", page, "--history-html", hist},
+	} {
+		os.Remove(page)
+		os.Remove(hist)
+		if code, _, errs := call(args...); code > 1 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if _, err := os.Stat(hist); err != nil || !strings.Contains(string(b), link) {
+			t.Errorf("%v: history %v, page links it: %v", args, err, strings.Contains(string(b), link))
+		}
+	}
+	// A verified check writes no history, so its page links none.
+	os.Remove(hist)
+	if code, _, _ := call("check", "ra", "--html", page, "--history-html", hist); code != 0 {
+		t.Fatalf("verified check: exit %d", code)
+	}
+	if b, _ := os.ReadFile(page); strings.Contains(string(b), "porcupine history view") {
+		t.Error("a page links a history that was not written")
+	}
+}

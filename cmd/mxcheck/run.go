@@ -299,7 +299,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if outs.html != nil {
 		cmd := commandLine(append([]string{"mxcheck", "check"}, withoutFlag(args, "html")...))
-		if herr := outs.html.commit(func(w io.Writer) error { return writeResultHTML(w, sys, spec.Name, values, res, cmd) }); herr != nil {
+		link := ""
+		if extraErr == nil {
+			link = historyLink(cf.html, cf.extra.historyHTML)
+		}
+		if herr := outs.html.commit(func(w io.Writer) error { return writeResultHTML(w, sys, spec.Name, values, res, cmd, link) }); herr != nil {
 			fmt.Fprintf(stderr, "mxcheck: %v\n", herr)
 		}
 	}
@@ -360,8 +364,13 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return exitUsage, usagef("replay %s: %v", path, err)
 	}
+	if res.Reproduced && *historyHTML != "" {
+		if err := replayHistoryHTML(*historyHTML, path, stdout); err != nil {
+			return exitUsage, err
+		}
+	}
 	if *htmlOut != "" {
-		if err := replayHTML(*htmlOut, path); err != nil {
+		if err := replayHTML(*htmlOut, path, historyLink(*htmlOut, *historyHTML)); err != nil {
 			return exitUsage, err
 		}
 	}
@@ -370,11 +379,6 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 		return exitViolated, nil
 	}
 	fmt.Fprintf(stdout, "reproduced %s: %d steps, still violates %s\n", path, res.Steps, res.Property)
-	if *historyHTML != "" {
-		if err := replayHistoryHTML(*historyHTML, path, stdout); err != nil {
-			return exitUsage, err
-		}
-	}
 	return exitOK, nil
 }
 
