@@ -2,7 +2,6 @@ package lmutin
 
 import "fmt"
 
-
 // CSState is state_i: InCS or OutCS.
 type CSState uint8
 
