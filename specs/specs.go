@@ -6,6 +6,7 @@ import (
 
 	"github.com/mxcheck/mxcheck/model"
 	"github.com/mxcheck/mxcheck/specs/camera"
+	"github.com/mxcheck/mxcheck/specs/lkcs"
 	"github.com/mxcheck/mxcheck/specs/lme"
 	"github.com/mxcheck/mxcheck/specs/lmutin"
 	"github.com/mxcheck/mxcheck/specs/maekawa"
@@ -14,7 +15,7 @@ import (
 
 // All returns every spec, sorted by name.
 func All() []*model.Spec {
-	all := []*model.Spec{camera.Spec, lme.Spec, lmutin.Spec, maekawa.Spec, ra.Spec}
+	all := []*model.Spec{camera.Spec, lkcs.Spec, lme.Spec, lmutin.Spec, maekawa.Spec, ra.Spec}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
 }

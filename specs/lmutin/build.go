@@ -63,7 +63,7 @@ func parse(v model.Values) (*algo, model.Config, bool, error) {
 	if err != nil {
 		return nil, cfg, false, err
 	}
-	l, err := PerProcess("l", lu, v.String("l-at"), n, func(int) int { return 0 }, func(i int) int { return g.Degree(model.NodeID(i)) + 1 })
+	l, err := PerProcess("l", func(int) int { return lu }, v.String("l-at"), n, func(int) int { return 0 }, func(i int) int { return g.Degree(model.NodeID(i)) + 1 })
 	if err != nil {
 		return nil, cfg, false, err
 	}

@@ -87,13 +87,13 @@ func ParseSet(param, text string, n int) (model.NodeSet, error) {
 	return s, nil
 }
 
-// PerProcess returns a value per process: uniform everywhere, then the
-// overrides "I:V[,I:V...]" of param (e.g. --l-at 0:2). Each value must lie
-// in lo(i)..hi(i).
-func PerProcess(param string, uniform int, overrides string, n int, lo, hi func(i int) int) ([]int, error) {
+// PerProcess returns a value per process: uniform(i), then the overrides
+// "I:V[,I:V...]" of param (e.g. --l-at 0:2). Each value must lie in
+// lo(i)..hi(i).
+func PerProcess(param string, uniform func(i int) int, overrides string, n int, lo, hi func(i int) int) ([]int, error) {
 	out := make([]int, n)
 	for i := range out {
-		out[i] = uniform
+		out[i] = uniform(i)
 	}
 	if strings.TrimSpace(overrides) != "" {
 		for _, item := range strings.Split(overrides, ",") {
