@@ -15,11 +15,17 @@ type (
 // algo is LKCS on one configuration: the graph, each (l_i, k_i), the
 // leader and the processes in the CS in C_0.
 type algo struct {
-	g      lmutin.Graph
-	l, k   []int
-	leader model.NodeID
-	cs     model.NodeSet
+	g       lmutin.Graph
+	l, k    []int
+	leader  model.NodeID
+	cs      model.NodeSet
+	changes uint8
 }
+
+// more reports whether the application may start another sequence: §2.2's
+// loop starts one as soon as the last has ended, so the sequences are
+// weakly fair local actions, bounded by --changes per process.
+func (a *algo) more(n *Node) bool { return n.Changes < a.changes }
 
 // init is the initial local state of Algorithm 3: ts_i = 1;
 // grantedTo_i[MUTEX] holds (1, P_j) for the processes of N_i ∪ {P_i} InCS
@@ -114,9 +120,9 @@ func (a *algo) actions() []action {
 		{
 			// Exit-Sequence, up to its while loop.
 			Name:  "ExitSequence",
-			Kind:  model.Request,
-			Guard: func(_ *ctx, n *Node) bool { return n.State == InCS && n.Seq == Idle },
+			Guard: func(_ *ctx, n *Node) bool { return n.State == InCS && n.Seq == Idle && a.more(n) },
 			Do: func(c *ctx, n *Node) {
+				n.Changes++
 				n.TS++
 				n.NGrants[MUTIN] = 0
 				a.sendAll(c, Msg{Kind: Request, At: MUTIN, TS: n.TS})
@@ -139,9 +145,9 @@ func (a *algo) actions() []action {
 		{
 			// Entry-Sequence, up to its while loop.
 			Name:  "EntrySequence",
-			Kind:  model.Request,
-			Guard: func(_ *ctx, n *Node) bool { return n.State == OutCS && n.Seq == Idle },
+			Guard: func(_ *ctx, n *Node) bool { return n.State == OutCS && n.Seq == Idle && a.more(n) },
 			Do: func(c *ctx, n *Node) {
+				n.Changes++
 				n.NGrants[MUTEX] = 0
 				a.sendAll(c, Msg{Kind: Request, At: MUTEX, TS: n.TS})
 				n.Seq = Entering

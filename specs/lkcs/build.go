@@ -104,7 +104,8 @@ func parse(v model.Values) (*algo, model.Config, error) {
 	if err != nil {
 		return nil, cfg, err
 	}
-	return a, model.Config{Nodes: n, Requests: ch}, nil
+	a.changes = uint8(ch)
+	return a, model.Config{Nodes: n}, nil
 }
 
 // parseOptions reads channels, the deadlock notion, the trigger witness,

@@ -47,6 +47,9 @@ func TestGolden(t *testing.T) {
 		{Name: "path3-l0k3", Params: path3},
 		{Name: "path3-l0k3-no-trigger", Params: with(path3, model.Values{"variant": "no-trigger"})},
 		{Name: "path3-l0k3-trigger-repaired", Params: with(path3, model.Values{"variant": "trigger-repaired"})},
+		// A process that stopped between sequences: some waiting process
+		// is stuck, not every one.
+		{Name: "path3-l0k3-trigger-repaired-deadlock-any", Params: with(path3, model.Values{"variant": "trigger-repaired", "deadlock": "any"})},
 		{Name: "path3-l0k3-cs02", Params: with(path3, model.Values{"cs": "0,2"})},
 		{Name: "path3-l0k3-leader1", Params: with(path3, model.Values{"leader": "1"})},
 		{Name: "path3-l0k3-init-as-printed", Params: with(path3, model.Values{"variant": "init-as-printed"})},

@@ -105,11 +105,14 @@ type Node struct {
 	// TriggerWait: the leader called TriggerNomination and waits until
 	// Waiting_LDR < |N_LDR| + 1.
 	TriggerWait bool
-	TS          uint8
-	NGrants     [2]model.NodeSet
-	GrantedTo   [2]lmutin.TSet
-	PendingReq  [2]lmutin.TSet
-	Preempting  [2]Stamp
+	// Changes counts the sequences the application has started (the
+	// workload bound, --changes).
+	Changes    uint8
+	TS         uint8
+	NGrants    [2]model.NodeSet
+	GrantedTo  [2]lmutin.TSet
+	PendingReq [2]lmutin.TSet
+	Preempting [2]Stamp
 	// Undefined is a ghost bit: some step ran an operation the pseudocode
 	// leaves undefined (deleteMin, min or max of an empty set, a
 	// Relinquish that deletes no single item); property well-defined.
@@ -118,7 +121,7 @@ type Node struct {
 
 // AppendKey appends the canonical encoding of n.
 func (n Node) AppendKey(dst []byte) []byte {
-	dst = append(dst, byte(n.State)|byte(n.Seq)<<1|b2u(n.TriggerWait)<<3|b2u(n.Undefined)<<4, n.TS)
+	dst = append(dst, byte(n.State)|byte(n.Seq)<<1|b2u(n.TriggerWait)<<3|b2u(n.Undefined)<<4, n.TS, n.Changes)
 	for at := range 2 {
 		s := n.NGrants[at]
 		p := n.Preempting[at]
