@@ -1,5 +1,18 @@
 // Package explore searches the state space of a model.System.
 //
+// Usage:
+//
+//	sys, _, err := spec.Compile(model.Values{"nodes": "3"})
+//	if err != nil { ... }                    // a bad configuration
+//	c, err := explore.New(sys, explore.Options{Continue: true})
+//	if err != nil { ... }                    // contradictory options
+//	r := c.Run()
+//	explore.WriteText(os.Stdout, r)          // traces, properties, verdict
+//	switch r.Verdict { case explore.Verified, explore.Violated, explore.Incomplete: }
+//
+// NewITF and ReadITF write and read counterexamples as ITF JSON; Replay
+// re-runs one against the current model.
+//
 // A search is configured once with Options, validated by New, and ends in one
 // of three verdicts: Verified (every property holds on every reachable state),
 // Violated (some property fails; the Result carries a counterexample trace)

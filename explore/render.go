@@ -36,6 +36,16 @@ func WriteText(w io.Writer, r *Result) error {
 	return err
 }
 
+// WriteViolation renders one violation for a person: its numbered trace
+// with what each step changed, and the violating state (for a lasso, the
+// stem and the loop). It returns the write error.
+func WriteViolation(w io.Writer, v Violation) error {
+	var b strings.Builder
+	writeViolation(&b, v)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
 func writeViolation(b *strings.Builder, v Violation) {
 	if v.Kind == "liveness" {
 		writeLasso(b, v)

@@ -95,7 +95,7 @@ func replay(sys model.System, t *ITFTrace) ReplayResult {
 // deadlocked reports whether s has pending work and no step but stutters and
 // adversary moves.
 func deadlocked(sys model.System, s model.State) bool {
-	w, ok := sys.(model.Worker)
+	w, ok := sys.(model.WorkPending)
 	if !ok || !w.Pending(s) {
 		return false
 	}
@@ -124,11 +124,7 @@ func ReplayReader(r io.Reader, lookup func(name string) *model.Spec) (ReplayResu
 	if spec == nil {
 		return ReplayResult{}, fmt.Errorf("unknown spec %q", t.Meta.Spec)
 	}
-	values, err := spec.Normalize(t.Meta.Params)
-	if err != nil {
-		return ReplayResult{}, err
-	}
-	sys, err := spec.Build(values)
+	sys, _, err := spec.Compile(t.Meta.Params)
 	if err != nil {
 		return ReplayResult{}, err
 	}

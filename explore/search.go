@@ -15,7 +15,7 @@ type Checker struct {
 	sys    model.System
 	opt    Options
 	inv    []model.Invariant
-	worker model.Worker
+	worker model.WorkPending
 	desc   model.Describer
 	sym    model.Symmetric    // non-nil when symmetry reduction is on
 	ind    model.Independence // non-nil when partial-order reduction is on
@@ -57,7 +57,7 @@ func New(sys model.System, opt Options) (*Checker, error) {
 		}
 		c.sym = sp.Symmetric()
 	}
-	if w, ok := sys.(model.Worker); ok && !opt.NoDeadlock {
+	if w, ok := sys.(model.WorkPending); ok && !opt.NoDeadlock {
 		c.worker = w
 	}
 	c.desc, _ = sys.(model.Describer)

@@ -1,9 +1,7 @@
 package explore
 
-import "sync"
-
-// seenShards is the number of independent shards of a seenSet; a fingerprint's
-// top bits pick its shard, so parallel searchers rarely contend.
+// seenShards is the number of independent shards of a seenSet; a
+// fingerprint's top bits pick its shard, so each table grows in small steps.
 const seenShards = 64
 
 // seenSet is a set of 64-bit fingerprints (never 0) in open-addressing
@@ -14,7 +12,6 @@ type seenSet struct {
 }
 
 type shard struct {
-	mu    sync.Mutex
 	slots []uint64
 	n     int
 }
@@ -27,19 +24,10 @@ func newSeenSet() *seenSet {
 	return s
 }
 
-// insert adds fp and reports whether it was new. Not safe for concurrent use;
-// see insertLocked.
+// insert adds fp and reports whether it was new. Not safe for concurrent
+// use.
 func (s *seenSet) insert(fp uint64) bool {
 	return s.shards[fp>>58].insert(fp)
-}
-
-// insertLocked is insert for concurrent searchers.
-func (s *seenSet) insertLocked(fp uint64) bool {
-	sh := &s.shards[fp>>58]
-	sh.mu.Lock()
-	ok := sh.insert(fp)
-	sh.mu.Unlock()
-	return ok
 }
 
 // contains reports whether fp is in the set.

@@ -160,9 +160,8 @@ func Topology(name string, n, delta int) ([]Edge, error) {
 }
 
 // ParseEdges parses "u.p-v.q[,u.p-v.q...]" (e.g. "0.1-1.1,1.2-2.1") into
-// edges; param names the flag for the error message. Range checks happen
-// when the Config is compiled.
-func ParseEdges(param, text string) ([]Edge, error) {
+// edges. Range checks happen when the Config is compiled.
+func ParseEdges(text string) ([]Edge, error) {
 	var out []Edge
 	for _, item := range strings.Split(text, ",") {
 		item = strings.TrimSpace(item)
@@ -170,7 +169,7 @@ func ParseEdges(param, text string) ([]Edge, error) {
 		var rest string
 		n, _ := fmt.Sscanf(item, "%d.%d-%d.%d%s", &u, &p, &v, &q, &rest)
 		if n != 4 || u < 0 || p < 0 || v < 0 || q < 0 || u > 255 || v > 255 || p > 255 || q > 255 {
-			return nil, fmt.Errorf("--%s: %q is not an edge of the form u.p-v.q (node.port-node.port)", param, item)
+			return nil, fmt.Errorf("%q is not an edge of the form u.p-v.q (node.port-node.port)", item)
 		}
 		out = append(out, Edge{U: NodeID(u), P: Port(p), V: NodeID(v), Q: Port(q)})
 	}

@@ -3,14 +3,37 @@
 // It has two layers. The first (system.go) is a generic transition system:
 // initial states, the enabled transitions of a state with their successors,
 // a canonical key for each state, and named invariants. Package explore sees
-// only this layer, plus a few optional interfaces (Describer, Worker).
+// only this layer. A System may offer optional capabilities, each an
+// interface found by a type assertion:
+//
+//   - WorkPending: which states still have unfinished work (deadlock
+//     detection);
+//   - Describer: readable step names, per-step changes, state dumps, ITF;
+//   - Explainer: why a state violates an invariant, and its graph as DOT;
+//   - Noter: lines to print before a search;
+//   - Fair: hungry nodes and weak-fairness classes (liveness);
+//   - Independence: what partial-order reduction needs (touchable,
+//     visible, declared independent steps);
+//   - SymmetryProvider and Symmetric: interchangeable nodes (and ports)
+//     for symmetry reduction;
+//   - Codec: byte-for-byte state encoding (BFS levels on disk).
 //
 // The second layer is the message-passing protocol layer that specs are
 // written in: value-typed node states and messages with a canonical binary
-// encoding, guarded actions (local, receive-one-message, and environment
-// calls), random choices, bag or FIFO channels, a topology of ports 0..Δ,
-// membership lists, and an adversary bounded by budgets. Compile turns a
-// Protocol plus a Config into a System of the first layer.
+// encoding (Value, Message), guarded actions (Action: local, receive one
+// message, request-CS, exit-CS), random choices (Ctx.Choose), bag or FIFO
+// channels, a topology of ports 0..Δ, membership lists, and an adversary
+// bounded by budgets (Config, Budget). Compile turns a Protocol plus a
+// Config into a System of the first layer that offers every capability the
+// protocol declares.
+//
+// A spec is registered as a Spec: its parameters, declared once as typed
+// values (IntParam, BoolParam, EnumParam, PairsParam, TopologyParam and the
+// shared NodesParam, RequestsParam, MissingParam, ChurnParam), and a Build
+// function from the checked Args to a System. Spec.Compile binds and builds
+// in one call. Variants and mutants are Variants tables of replacement
+// actions applied with Apply, so the faithful action table has no variant
+// branches. docs/writing-a-spec.md walks through a complete spec.
 //
 // Package model is pure: no goroutines, clocks, randomness, files or printing.
 // Everything it produces is deterministic.

@@ -52,12 +52,6 @@ func Compile[N Value, M Message](p *Protocol[N, M], c Config) (*Machine[N, M], e
 	return m, nil
 }
 
-// Config returns the configuration the machine was compiled with.
-func (m *Machine[N, M]) Config() Config { return m.cfg }
-
-// Protocol returns the compiled protocol.
-func (m *Machine[N, M]) Protocol() *Protocol[N, M] { return m.p }
-
 // Init returns the single initial state.
 func (m *Machine[N, M]) Init() []State { return []State{initialWorld(m.p, &m.cfg)} }
 
@@ -193,6 +187,12 @@ func (m *Machine[N, M]) Successors(s State, yield func(Transition, State) bool) 
 		}
 	}
 	next.hint.dirty = allDirty // an adversary move may change any node's bookkeeping
+	if assume := m.p.Assume; assume != nil {
+		m.adversary(w, next, func(t Transition, s State) bool {
+			return !assume(s.(*World[N, M])) || yield(t, s)
+		})
+		return
+	}
 	m.adversary(w, next, yield)
 }
 
@@ -284,20 +284,6 @@ func (m *Machine[N, M]) fire(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai, m
 			choice[j] = 0
 		}
 	}
-}
-
-// Step returns the successor of s by transition t, or nil when t is not
-// enabled in s.
-func (m *Machine[N, M]) Step(s State, t Transition) State {
-	var found State
-	m.Successors(s, func(u Transition, next State) bool {
-		if u == t {
-			found = next.(*World[N, M]).clone()
-			return false
-		}
-		return true
-	})
-	return found
 }
 
 // adversary yields every move the remaining budget allows.

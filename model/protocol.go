@@ -116,6 +116,11 @@ type Protocol[N Value, M Message] struct {
 	// symmetry reduction then also permutes each node's ports. Only used
 	// with Anonymous.
 	RenamePorts func(n N, perm *[MaxPorts]Port) N
+	// Assume, optional, restricts the adversary to moves after which it
+	// holds: the hypothesis of a theorem imposed on the environment (e.g.
+	// Camera's "as long as the Mutual Friend Property holds"). It reads the
+	// state an adversary move leads to and must not modify it.
+	Assume func(w *World[N, M]) bool
 	// FIFO makes every channel first-in first-out; the default is a bag.
 	FIFO bool
 	// Notes, optional, returns lines printed before a search of

@@ -81,10 +81,11 @@ type System interface {
 	Invariants() []Invariant
 }
 
-// Worker is an optional System capability for deadlock detection: Pending
-// reports whether some node in s still has unfinished work (a pending
-// request, an unacknowledged phase).
-type Worker interface {
+// WorkPending is an optional System capability for deadlock detection:
+// Pending reports whether some node in s still has unfinished work (a
+// pending request, an unacknowledged phase). A state with pending work in
+// which no step but stutters and adversary moves is enabled is a deadlock.
+type WorkPending interface {
 	Pending(s State) bool
 }
 

@@ -22,7 +22,7 @@ func CheckSymmetry(sys model.System, maxStates int) error {
 		return fmt.Errorf("system declares no symmetry")
 	}
 	sym := sp.Symmetric()
-	worker, _ := sys.(model.Worker)
+	worker, _ := sys.(model.WorkPending)
 	desc, _ := sys.(model.Describer)
 	succKeys := func(s model.State, g func(model.State) model.State) [][]byte {
 		var out [][]byte

@@ -119,8 +119,7 @@ func TestPORAgreesOnRA(t *testing.T) {
 		{"mutant": "never-defer"}, {"mutant": "defer-forever"},
 	} {
 		t.Run(fmt.Sprint(params), func(t *testing.T) {
-			v, _ := ra.Spec.Normalize(params)
-			sys, err := ra.Spec.Build(v)
+			sys, _, err := ra.Spec.Compile(params)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -188,8 +188,7 @@ func run(t *testing.T, sys model.System, opt explore.Options) *explore.Result {
 
 // Ricart–Agrawala breaks ties by node id: symmetry must be refused.
 func TestSymmetryRefusedWithIDs(t *testing.T) {
-	v, _ := ra.Spec.Normalize(nil)
-	sys, err := ra.Spec.Build(v)
+	sys, _, err := ra.Spec.Compile(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

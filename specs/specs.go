@@ -11,11 +11,12 @@ import (
 	"github.com/mxcheck/mxcheck/specs/lmutin"
 	"github.com/mxcheck/mxcheck/specs/maekawa"
 	"github.com/mxcheck/mxcheck/specs/ra"
+	"github.com/mxcheck/mxcheck/specs/tokenlock"
 )
 
 // All returns every spec, sorted by name.
 func All() []*model.Spec {
-	all := []*model.Spec{camera.Spec, lkcs.Spec, lme.Spec, lmutin.Spec, maekawa.Spec, ra.Spec}
+	all := []*model.Spec{camera.Spec, lkcs.Spec, lme.Spec, lmutin.Spec, maekawa.Spec, ra.Spec, tokenlock.Spec}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
 }

@@ -1,9 +1,13 @@
 // Command mxcheck is a model checker for mutual-exclusion protocols over
 // message passing in dynamic networks.
 //
-//	mxcheck list                  specs, with their flags
+//	mxcheck list                  specs, with their parameters
 //	mxcheck check SPEC [flags]    explore every behaviour of a configuration
 //	mxcheck replay FILE           re-run a stored counterexample
+//	mxcheck suite FILE            check every row of a suite or test file
+//
+// A spec's parameters come from its declaration (model.Spec.Params): each is
+// a flag of check, and bad values are refused by the shared binding code.
 //
 // Exit codes: 0 verified (replay: reproduced), 1 violated (replay: diverged
 // or no longer violating), 2 bad usage or input, 3 incomplete.

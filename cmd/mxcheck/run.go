@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -100,6 +99,12 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 		return exitUsage, usagef("list takes no arguments")
 	}
 	var b strings.Builder
+	width := 0
+	for _, s := range specs.All() {
+		for _, p := range s.Params {
+			width = max(width, len(p.Name))
+		}
+	}
 	for _, s := range specs.All() {
 		fmt.Fprintf(&b, "%s\t%s\n", s.Name, s.Summary)
 		for _, p := range s.Params {
@@ -107,7 +112,7 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 			if def == "" {
 				def = `""`
 			}
-			fmt.Fprintf(&b, "    --%-12s %s (default %s)\n", p.Name, p.Usage, def)
+			fmt.Fprintf(&b, "    --%-*s  %s (default %s)\n", width, p.Name, p.Help(), def)
 		}
 	}
 	_, err := io.WriteString(stdout, b.String())
@@ -207,7 +212,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("check "+spec.Name, pflag.ContinueOnError)
 	var cf checkFlags
 	cf.register(fs)
-	getters, err := specFlags(fs, spec)
+	given, err := specFlags(fs, spec)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -217,14 +222,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if fs.NArg() > 0 {
 		return exitUsage, usagef("unexpected argument %q", fs.Arg(0))
 	}
-	values := model.Values{}
-	for name, get := range getters {
-		values[name] = get()
-	}
-	sys, err := spec.Build(values)
+	sys, bound, err := spec.Compile(given())
 	if err != nil {
 		return exitUsage, usageError{err.Error()}
 	}
+	values := bound.Values()
 	opt, err := cf.options()
 	if err != nil {
 		return exitUsage, err
@@ -303,33 +305,6 @@ func describeSearch(o explore.Options) string {
 		parts = append(parts, "liveness with "+o.Choices.String()+" choices")
 	}
 	return strings.Join(parts, ", ")
-}
-
-// specFlags registers a flag per spec parameter and returns, per name, a
-// function reading its value as text.
-func specFlags(fs *pflag.FlagSet, spec *model.Spec) (map[string]func() string, error) {
-	get := map[string]func() string{}
-	for _, p := range spec.Params {
-		if fs.Lookup(p.Name) != nil {
-			return nil, fmt.Errorf("spec %s: parameter --%s clashes with a checker flag", spec.Name, p.Name)
-		}
-		switch p.Kind {
-		case model.IntParam:
-			def, err := strconv.Atoi(p.Default)
-			if err != nil {
-				return nil, fmt.Errorf("spec %s: default of --%s is not an integer", spec.Name, p.Name)
-			}
-			v := fs.Int(p.Name, def, p.Usage)
-			get[p.Name] = func() string { return strconv.Itoa(*v) }
-		case model.BoolParam:
-			v := fs.Bool(p.Name, p.Default == "true", p.Usage)
-			get[p.Name] = func() string { return strconv.FormatBool(*v) }
-		default:
-			v := fs.String(p.Name, p.Default, p.Usage)
-			get[p.Name] = func() string { return *v }
-		}
-	}
-	return get, nil
 }
 
 // writeTrace writes the first violation's trace; with no violation it only

@@ -192,20 +192,22 @@ func TestQuietWhenNotATerminal(t *testing.T) {
 }
 
 func TestSuite(t *testing.T) {
-	code, out, errs := call("suite", filepath.Join("..", "..", "specs", "ra.suite"))
+	// A spec's test file is a suite: its check blocks are rows.
+	mutants := filepath.Join("..", "..", "specs", "ra", "testdata", "mutants.txt")
+	code, out, errs := call("suite", mutants)
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errs, out)
 	}
-	for _, want := range []string{"10 rows, 10 as expected, 0 mismatched", "--missing=1:0", "mutual-exclusion", "no-deadlock"} {
+	for _, want := range []string{"2 rows, 2 as expected, 0 mismatched", "--mutant=never-defer", "mutual-exclusion", "no-deadlock"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("suite output lacks %q:\n%s", want, out)
 		}
 	}
 	// Rows checked concurrently print the same table, in the file's order.
-	if code, par, errs := call("suite", "--jobs", "3", filepath.Join("..", "..", "specs", "ra.suite")); code != 0 || par != out {
+	if code, par, errs := call("suite", "--jobs", "3", mutants); code != 0 || par != out {
 		t.Errorf("--jobs 3: exit %d %s\n%s\nwant\n%s", code, errs, par, out)
 	}
-	if code, _, errs := call("suite", "--jobs", "-1", filepath.Join("..", "..", "specs", "ra.suite")); code != 2 || strings.Count(errs, "\n") != 1 {
+	if code, _, errs := call("suite", "--jobs", "-1", mutants); code != 2 || strings.Count(errs, "\n") != 1 {
 		t.Errorf("--jobs -1: exit %d, stderr %q", code, errs)
 	}
 	dir := t.TempDir()
@@ -214,9 +216,12 @@ func TestSuite(t *testing.T) {
 		os.WriteFile(p, []byte(text), 0o644)
 		return p
 	}
-	// A wrong expectation is a mismatch: exit 1.
+	// A wrong expectation is a mismatch: exit 1, in either format.
 	if code, out, _ := call("suite", write("ra --missing=1:0 => verified\n")); code != 1 || !strings.Contains(out, "MISMATCH") {
 		t.Errorf("mismatch: exit %d\n%s", code, out)
+	}
+	if code, out, _ := call("suite", write("check ra --missing=1:0\n----\nverified distinct=1\n")); code != 1 || !strings.Contains(out, "MISMATCH") {
+		t.Errorf("test-file mismatch: exit %d\n%s", code, out)
 	}
 	for name, text := range map[string]string{
 		"no-arrow":      "ra --nodes=3\n",
@@ -228,6 +233,10 @@ func TestSuite(t *testing.T) {
 		"bad-strategy":  "ra --strategy=zigzag => verified\n",
 		"only-comments": "\n\n",
 		"late-bad-row":  "ra --nodes=4 => verified\nra --missing=9:0 => verified\n",
+		"stray-word":    "ra --nodes=3 missing=1:0 => verified\n",
+		"no-separator":  "check ra\nverified\n----\n",
+		"bad-command":   "simulate ra\n----\nverified\n",
+		"test-file-bad": "check ra --missing=9:0\n----\nverified\n",
 	} {
 		code, _, errs := call("suite", write(text))
 		if code != 2 || strings.Count(errs, "\n") != 1 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/mxcheck/mxcheck/explore"
 	"github.com/mxcheck/mxcheck/model"
 	"github.com/mxcheck/mxcheck/specs"
+	"github.com/mxcheck/mxcheck/specs/testfile"
 )
 
 // suiteRow is one line of a suite file: `SPEC FLAGS... => VERDICT`.
@@ -28,10 +30,19 @@ type suiteRow struct {
 }
 
 // parseSuite reads a suite file: one row per line, `#` comments and blank
-// lines ignored. The error names the line.
+// lines ignored; or a spec's test file (specs/*/testdata/*.txt), whose check
+// and trace blocks become rows expecting the verdict they pin. The error names the
+// line.
 func parseSuite(r io.Reader) ([]suiteRow, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if testfile.IsTestFile(data) {
+		return suiteRowsOfTestFile(data)
+	}
 	var rows []suiteRow
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if i := strings.Index(line, "#"); i >= 0 {
@@ -44,45 +55,10 @@ func parseSuite(r io.Reader) ([]suiteRow, error) {
 		if !ok {
 			return nil, fmt.Errorf("line %d: want `SPEC FLAGS... => verified|violated|incomplete`", n)
 		}
-		fields := strings.Fields(lhs)
-		if len(fields) == 0 {
-			return nil, fmt.Errorf("line %d: no spec", n)
-		}
-		spec := specs.Lookup(fields[0])
-		if spec == nil {
-			return nil, fmt.Errorf("line %d: unknown spec %q", n, fields[0])
-		}
-		row := suiteRow{line: n, spec: spec, flags: strings.Join(fields[1:], " ")}
-		switch strings.TrimSpace(want) {
-		case "verified":
-			row.want = explore.Verified
-		case "violated":
-			row.want = explore.Violated
-		case "incomplete":
-			row.want = explore.Incomplete
-		default:
-			return nil, fmt.Errorf("line %d: unknown verdict %q", n, strings.TrimSpace(want))
-		}
-		fs := pflag.NewFlagSet("suite", pflag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		var cf checkFlags
-		cf.register(fs)
-		get, err := specFlags(fs, spec)
+		row, err := suiteRowOf(n, strings.Fields(lhs), strings.TrimSpace(want))
 		if err != nil {
 			return nil, err
 		}
-		if err := fs.Parse(fields[1:]); err != nil {
-			return nil, fmt.Errorf("line %d: %v", n, err)
-		}
-		row.values = model.Values{}
-		for k, g := range get {
-			row.values[k] = g()
-		}
-		row.opt, err = cf.options()
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %v", n, err)
-		}
-		row.symmetry, row.symExplicit = cf.symmetry, fs.Changed("symmetry")
 		rows = append(rows, row)
 	}
 	if err := sc.Err(); err != nil {
@@ -92,6 +68,72 @@ func parseSuite(r io.Reader) ([]suiteRow, error) {
 		return nil, fmt.Errorf("no rows")
 	}
 	return rows, nil
+}
+
+// suiteRowsOfTestFile turns the check blocks of a test file into rows.
+func suiteRowsOfTestFile(data []byte) ([]suiteRow, error) {
+	blocks, err := testfile.ParseFile(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	var rows []suiteRow
+	for _, b := range blocks {
+		if b.Verdict() == "" {
+			continue // liveness: not a verdict of check
+		}
+		row, err := suiteRowOf(b.Line, append([]string{b.Spec}, b.Flags...), b.Verdict())
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("no check commands")
+	}
+	return rows, nil
+}
+
+// suiteRowOf parses one row: the spec, its flags, the expected verdict.
+func suiteRowOf(n int, fields []string, want string) (suiteRow, error) {
+	if len(fields) == 0 {
+		return suiteRow{}, fmt.Errorf("line %d: no spec", n)
+	}
+	spec := specs.Lookup(fields[0])
+	if spec == nil {
+		return suiteRow{}, fmt.Errorf("line %d: unknown spec %q", n, fields[0])
+	}
+	row := suiteRow{line: n, spec: spec, flags: strings.Join(fields[1:], " ")}
+	switch want {
+	case "verified":
+		row.want = explore.Verified
+	case "violated":
+		row.want = explore.Violated
+	case "incomplete":
+		row.want = explore.Incomplete
+	default:
+		return suiteRow{}, fmt.Errorf("line %d: unknown verdict %q", n, want)
+	}
+	fs := pflag.NewFlagSet("suite", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var cf checkFlags
+	cf.register(fs)
+	get, err := specFlags(fs, spec)
+	if err != nil {
+		return suiteRow{}, err
+	}
+	if err := fs.Parse(fields[1:]); err != nil {
+		return suiteRow{}, fmt.Errorf("line %d: %v", n, err)
+	}
+	if fs.NArg() > 0 {
+		return suiteRow{}, fmt.Errorf("line %d: unexpected %q (flags are --name=value)", n, fs.Arg(0))
+	}
+	row.values = get()
+	row.opt, err = cf.options()
+	if err != nil {
+		return suiteRow{}, fmt.Errorf("line %d: %v", n, err)
+	}
+	row.symmetry, row.symExplicit = cf.symmetry, fs.Changed("symmetry")
+	return row, nil
 }
 
 func cmdSuite(args []string, stdout io.Writer) (int, error) {
@@ -125,7 +167,7 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 	checkers := make([]*explore.Checker, len(rows))
 	for i, row := range rows {
 		row.opt.Interrupt = stop
-		sys, err := row.spec.Build(row.values)
+		sys, _, err := row.spec.Compile(row.values)
 		if err != nil {
 			return exitUsage, usagef("suite line %d: %v", row.line, err)
 		}

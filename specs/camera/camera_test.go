@@ -12,28 +12,9 @@ import (
 	"github.com/mxcheck/mxcheck/specs/spectest"
 )
 
-func TestGolden(t *testing.T) {
-	spectest.Golden(t, camera.Spec, "testdata/golden.txt", []spectest.Case{
-		{Name: "full-3", Params: model.Values{}},
-		{Name: "asymmetric-ignorance", Params: model.Values{"missing": "1:0"}},
-		{Name: "symmetric-ignorance", Params: model.Values{"missing": "0:1,1:0"}},
-		{Name: "churn-1", Params: model.Values{"churn": "1"}},
-		{Name: "churn-1-repaired", Params: model.Values{"churn": "1", "variant": "ask-recently-oked"}},
-	})
-}
-
-// TestCounterexamples pins the shortest traces of the known violations and
-// of every mutant.
-func TestCounterexamples(t *testing.T) {
-	spectest.Violations(t, camera.Spec, "../../counterexamples/camera", []spectest.Expect{
-		{Name: "mfp-fails", Params: model.Values{"nodes": "4", "missing": "0:1,0:3,1:0,1:2"}, Property: "mutual-exclusion", Steps: 8},
-		{Name: "churn-1", Params: model.Values{"churn": "1"}, Property: "mutual-exclusion", Steps: 11},
-		{Name: "churn-1-keeps-mfp", Params: model.Values{"churn": "1", "churn-keeps-mfp": "true"}, Property: "mutual-exclusion", Steps: 11},
-		{Name: "mutant-ignore-recently-oked", Params: model.Values{"missing": "0:1,1:0", "mutant": "ignore-recently-oked"}, Property: "mutual-exclusion"},
-		{Name: "mutant-no-learn-on-request", Params: model.Values{"missing": "1:0", "mutant": "no-learn-on-request"}, Property: "mutual-exclusion"},
-		{Name: "mutant-forget-deferred", Params: model.Values{"mutant": "forget-deferred"}, Property: explore.Deadlock},
-	})
-}
+// TestFiles runs the pinned scenarios of testdata/ (make golden rewrites
+// them).
+func TestFiles(t *testing.T) { spectest.Files(t, camera.Spec, "testdata") }
 
 // placements returns every set of k missing entries (i:j, i≠j) on n nodes,
 // as --missing values, keeping one representative per orbit under node

@@ -66,4 +66,12 @@
 // lines 2–6 of receive_request (caught by mutual-exclusion under asymmetric
 // ignorance); forget-deferred drops deferred requests on exit (caught as a
 // deadlock).
+//
+// Files: spec.go holds the node state and messages; actions.go the
+// protocol as published (Protocol, one action per procedure); variants.go
+// the Variants (--variant: fast-path, ask-recently-oked) and Mutants
+// (--mutant: none and the three above), each a replacement of whole
+// actions applied by model.Apply; props.go the invariant and the MFP and
+// connectivity notes; build.go the parameters, Build and the keep-MFP
+// adversary.
 package camera

@@ -27,58 +27,10 @@ var (
 	// Two neighbours, (l, k) = (0, 2) — no constraint at all — and the
 	// leader's macros make it (L, K) = (1, 1): the smallest deadlock.
 	n2 = model.Values{"nodes": "2", "l": "0", "k": "2", "cs": "0", "fifo": "true", "report-trigger": "true"}
-	// A path of three, (l, k) = (0, 3) (k capped at |N_i|+1 = 2 at the
-	// ends), the middle process in the CS.
-	path3 = model.Values{"l": "0", "k": "3", "cs": "1", "fifo": "true", "report-trigger": "true"}
 )
 
-// TestGolden pins verdicts, state counts and shortest counterexample
-// lengths, cross-checked BFS = DFS = parallel, with levels on disk and
-// every reduction. Every row reports whether the leader's trigger fires
-// (trigger-never-fires=violated: it does).
-func TestGolden(t *testing.T) {
-	spectest.Golden(t, lkcs.Spec, "testdata/golden.txt", []spectest.Case{
-		{Name: "n2-l0k2", Params: n2},
-		{Name: "n2-l0k2-no-trigger", Params: with(n2, model.Values{"variant": "no-trigger"})},
-		{Name: "n2-l0k2-trigger-when-full", Params: with(n2, model.Values{"variant": "trigger-when-full"})},
-		{Name: "n2-l0k2-trigger-repaired", Params: with(n2, model.Values{"variant": "trigger-repaired"})},
-		{Name: "n2-l0k2-bag", Params: with(n2, model.Values{"fifo": "false"})},
-		{Name: "n2-l0k2-deadlock-any", Params: with(n2, model.Values{"deadlock": "any"})},
-		{Name: "path3-l0k3", Params: path3},
-		{Name: "path3-l0k3-no-trigger", Params: with(path3, model.Values{"variant": "no-trigger"})},
-		{Name: "path3-l0k3-trigger-repaired", Params: with(path3, model.Values{"variant": "trigger-repaired"})},
-		// A process that stopped between sequences: some waiting process
-		// is stuck, not every one.
-		{Name: "path3-l0k3-trigger-repaired-deadlock-any", Params: with(path3, model.Values{"variant": "trigger-repaired", "deadlock": "any"})},
-		{Name: "path3-l0k3-cs02", Params: with(path3, model.Values{"cs": "0,2"})},
-		{Name: "path3-l0k3-leader1", Params: with(path3, model.Values{"leader": "1"})},
-		{Name: "path3-l0k3-init-as-printed", Params: with(path3, model.Values{"variant": "init-as-printed"})},
-		{Name: "path3-l0k3-preempt-carries-ts", Params: with(path3, model.Values{"variant": "preempt-carries-ts"})},
-		// (l, k) = (1, 2): L_i = 2 > K_i = 1 near the leader.
-		{Name: "path3-l1k2-bag", Params: with(path3, model.Values{"l": "1", "k": "2", "fifo": "false"})},
-		// l = k = 1: no process can ever move without breaking safety.
-		{Name: "path3-l1k1", Params: with(path3, model.Values{"l": "1", "k": "1"})},
-		{Name: "star4-l0k4-c1", Params: with(path3, model.Values{"nodes": "4", "topology": "star", "k": "4", "cs": "0", "changes": "1"})},
-		{Name: "triangle-l0k3-c1", Params: with(path3, model.Values{"topology": "complete", "changes": "1"})},
-	})
-}
-
-// TestCounterexamples: the findings and the mutants are caught by the named
-// property, with the pinned shortest trace, stored under
-// counterexamples/lkcs.
-func TestCounterexamples(t *testing.T) {
-	noWitness := func(v model.Values) model.Values { return with(v, model.Values{"report-trigger": "false"}) }
-	spectest.Violations(t, lkcs.Spec, "../../counterexamples/lkcs", []spectest.Expect{
-		// Finding 1: the leader calls TriggerNomination, which sends no
-		// Trigger: neither of its tests holds when the grant sets are full.
-		{Name: "trigger-sends-nothing", Params: noWitness(n2), Property: explore.Deadlock, Steps: 7},
-		// The same deadlock without the trigger.
-		{Name: "no-trigger-deadlock", Params: noWitness(with(n2, model.Values{"variant": "no-trigger"})), Property: explore.Deadlock, Steps: 6},
-		// Mutants.
-		{Name: "mutant-grant-without-cond", Params: model.Values{"l": "0", "k": "2", "cs": "1", "fifo": "true", "mutant": "grant-without-cond"}, Property: lkcs.PropGrantBound},
-		{Name: "mutant-trigger-wrong-candidate", Params: noWitness(with(path3, model.Values{"variant": "trigger-repaired", "mutant": "trigger-wrong-candidate"})), Property: explore.Deadlock},
-	})
-}
+// TestFiles runs the scenarios of testdata/ with every cross-check.
+func TestFiles(t *testing.T) { spectest.Files(t, lkcs.Spec, "testdata") }
 
 // TestFindings stores the shortest trace of one property among several
 // violated ones (spectest.Violations keeps the first violation only).
@@ -138,12 +90,12 @@ func TestBadConfigurations(t *testing.T) {
 		"too-many-nodes":  {"nodes": "7"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			full, err := lkcs.Spec.Normalize(v)
-			if err != nil {
-				t.Fatal(err)
+			_, _, err := lkcs.Spec.Compile(v)
+			if err == nil {
+				t.Fatalf("Compile(%v) succeeded, want an error", v)
 			}
-			if _, err := lkcs.Spec.Build(full); err == nil {
-				t.Errorf("Build(%v) succeeded, want an error", v)
+			if msg := err.Error(); len(msg) == 0 || msg[0] != '-' {
+				t.Errorf("error %q does not name the flag", msg)
 			}
 		})
 	}

@@ -1,78 +1,56 @@
 package lkcs
 
 import (
-	"strings"
-
 	"github.com/mxcheck/mxcheck/model"
 	"github.com/mxcheck/mxcheck/specs/lmutin"
 )
 
-// Change is a variant or a mutant: replacement actions (each replaces the
-// faithful action of the same Name) and, optionally, another initial
-// state. Chosen at build time; the faithful actions never test which
-// change is in force.
-type Change struct {
-	Name  string
-	Usage string
-	// Replace returns the replacement actions.
-	Replace func(a *algo) []action
-	// Init, optional, replaces the initial local state.
-	Init func(a *algo, i model.NodeID) Node
-}
+type variants = model.Variants[Node, Msg]
 
-// Variants are readings of the paper and repairs (--variant); the first is
-// the default.
-var Variants = []Change{
-	{Name: "faithful", Usage: "Algorithms 3–7 as printed; grantedTo_i[MUTIN] initially the OutCS processes of N_i ∪ {P_i}"},
-	{
-		Name:  "no-trigger",
-		Usage: "the leader never calls TriggerNomination",
-		Replace: func(a *algo) []action {
-			return []action{{Name: "TriggerNomination", Guard: func(*ctx, *Node) bool { return false }, Do: func(*ctx, *Node) {}}}
+// variantsOf returns the readings of the paper and the repairs (--variant)
+// on configuration a; the first is the default. Their actions close over a
+// (a nil a serves to list the names).
+func variantsOf(a *algo) variants {
+	return variants{
+		{Name: "faithful", Usage: "Algorithms 3–7 as printed; grantedTo_i[MUTIN] initially the OutCS processes of N_i ∪ {P_i}"},
+		{
+			Name:    "no-trigger",
+			Usage:   "the leader never calls TriggerNomination",
+			Actions: []action{{Name: "TriggerNomination", Guard: func(*ctx, *Node) bool { return false }, Do: func(*ctx, *Node) {}}},
 		},
-	},
-	{
-		Name: "init-as-printed",
-		Usage: "grantedTo_i[at] initially {(1, P_j) : P_j ∈ CS_i(C_0)} for both parts, exactly as Algorithm 3 prints it " +
-			"(the definition of grantedTo_i[MUTIN] says the OutCS processes)",
-		Init: func(a *algo, i model.NodeID) Node {
-			n := a.init(i)
-			n.GrantedTo[MUTIN] = n.GrantedTo[MUTEX]
-			return n
+		{
+			Name: "init-as-printed",
+			Usage: "grantedTo_i[at] initially {(1, P_j) : P_j ∈ CS_i(C_0)} for both parts, exactly as Algorithm 3 prints it " +
+				"(the definition of grantedTo_i[MUTIN] says the OutCS processes)",
+			Edit: func(p *model.Protocol[Node, Msg]) {
+				p.Init = func(i model.NodeID, _ *model.Config) Node {
+					n := a.init(i)
+					n.GrantedTo[MUTIN] = n.GrantedTo[MUTEX]
+					return n
+				}
+			},
 		},
-	},
-	{
-		Name: "preempt-carries-ts",
-		Usage: "repair (from lmutin): Preempt carries the timestamp of the grant it preempts, and a process " +
-			"relinquishes only while it waits in the sequence of that timestamp",
-		Replace: func(a *algo) []action {
-			return []action{
+		{
+			Name: "preempt-carries-ts",
+			Usage: "repair (from lmutin): Preempt carries the timestamp of the grant it preempts, and a process " +
+				"relinquishes only while it waits in the sequence of that timestamp",
+			Actions: []action{
 				{Name: "ReceiveRequest", Kind: model.Receive, On: is(Request), Do: a.receiveRequestPreemptTS},
 				{Name: "ReceivePreempt", Kind: model.Receive, On: is(Preempt), Do: receivePreemptTS},
-			}
+			},
 		},
-	},
-	{
-		Name: "trigger-when-full",
-		Usage: "repair: TriggerNomination tests the grant sets against the bounds Cond_LDR uses " +
-			"(|grantedTo[MUTIN]| = |N_LDR| − L_LDR + 1, |grantedTo[MUTEX]| = K_LDR) instead of one below them",
-		Replace: func(a *algo) []action {
-			return []action{a.triggerAction("TriggerNomination", func(c *ctx, n *Node) {
-				i := c.Self()
-				a.nominate(c, n, a.g.Degree(i)-a.L(i)+1, a.K(i))
-			})}
+		{
+			Name: "trigger-when-full",
+			Usage: "repair: TriggerNomination tests the grant sets against the bounds Cond_LDR uses " +
+				"(|grantedTo[MUTIN]| = |N_LDR| − L_LDR + 1, |grantedTo[MUTEX]| = K_LDR) instead of one below them",
+			Actions: []action{a.triggerAction("TriggerNomination", a.nominateWhenFull)},
 		},
-	},
-	{
-		Name: "trigger-repaired",
-		Usage: "repair: trigger-when-full, and the leader's `wait until` also ends when its own grants " +
-			"are all in (it no longer blocks the sequence it interrupted)",
-		Replace: func(a *algo) []action {
-			return []action{
-				a.triggerAction("TriggerNomination", func(c *ctx, n *Node) {
-					i := c.Self()
-					a.nominate(c, n, a.g.Degree(i)-a.L(i)+1, a.K(i))
-				}),
+		{
+			Name: "trigger-repaired",
+			Usage: "repair: trigger-when-full, and the leader's `wait until` also ends when its own grants " +
+				"are all in (it no longer blocks the sequence it interrupted)",
+			Actions: []action{
+				a.triggerAction("TriggerNomination", a.nominateWhenFull),
 				{
 					Name: "TriggerWaitUntil",
 					Guard: func(c *ctx, n *Node) bool {
@@ -81,9 +59,16 @@ var Variants = []Change{
 					},
 					Do: func(_ *ctx, n *Node) { n.TriggerWait = false },
 				},
-			}
+			},
 		},
-	},
+	}
+}
+
+// nominateWhenFull is TriggerNomination with its tests at the bounds
+// Cond_LDR uses (variants trigger-when-full and trigger-repaired).
+func (a *algo) nominateWhenFull(c *ctx, n *Node) {
+	i := c.Self()
+	a.nominate(c, n, a.g.Degree(i)-a.L(i)+1, a.K(i))
 }
 
 // receiveRequestPreemptTS is receiveRequest with the preempted grant's
@@ -118,40 +103,36 @@ func receivePreemptTS(c *ctx, n *Node) {
 	}
 }
 
-// Mutants are deliberate bugs the checker must catch (--mutant); the
-// first is none.
-var Mutants = []Change{
-	{Name: "none", Usage: "no mutant"},
-	{
-		Name:  "grant-without-cond",
-		Usage: "ReceiveRequest grants without checking Cond_i",
-		Replace: func(a *algo) []action {
-			return []action{{Name: "ReceiveRequest", Kind: model.Receive, On: is(Request), Do: func(c *ctx, n *Node) {
+// mutantsOf returns the deliberate bugs the checker must catch (--mutant)
+// on configuration a; the first is none.
+func mutantsOf(a *algo) variants {
+	return variants{
+		{Name: "none", Usage: "no mutant"},
+		{
+			Name:  "grant-without-cond",
+			Usage: "ReceiveRequest grants without checking Cond_i",
+			Actions: []action{{Name: "ReceiveRequest", Kind: model.Receive, On: is(Request), Do: func(c *ctx, n *Node) {
 				m := c.Msg()
 				n.PendingReq[m.At] = n.PendingReq[m.At].Add(m.TS, c.From())
 				grantMin(c, n, m.At)
-			}}}
+			}}},
 		},
-	},
-	{
-		Name:  "relinquish-keeps-grant",
-		Usage: "ReceivePreempt sends Relinquish but keeps P_j in nGrants_i[at]",
-		Replace: func(a *algo) []action {
-			return []action{{Name: "ReceivePreempt", Kind: model.Receive, On: is(Preempt), Do: func(c *ctx, n *Node) {
+		{
+			Name:  "relinquish-keeps-grant",
+			Usage: "ReceivePreempt sends Relinquish but keeps P_j in nGrants_i[at]",
+			Actions: []action{{Name: "ReceivePreempt", Kind: model.Receive, On: is(Preempt), Do: func(c *ctx, n *Node) {
 				at := c.Msg().At
 				if at == MUTEX && n.State == OutCS || at == MUTIN && n.State == InCS {
 					c.Send(c.From(), Msg{Kind: Relinquish, At: at})
 				}
-			}}}
+			}}},
 		},
-	},
-	{
-		Name:  "trigger-wrong-candidate",
-		Usage: "TriggerNomination sends the Trigger to the largest pending request instead of deleteMin's",
-		Replace: func(a *algo) []action {
-			return []action{a.triggerAction("TriggerNomination", a.triggerNominationMax)}
+		{
+			Name:    "trigger-wrong-candidate",
+			Usage:   "TriggerNomination sends the Trigger to the largest pending request instead of deleteMin's",
+			Actions: []action{a.triggerAction("TriggerNomination", a.triggerNominationMax)},
 		},
-	},
+	}
 }
 
 // triggerNominationMax is TriggerNomination with max for deleteMin on the
@@ -173,22 +154,3 @@ func (a *algo) triggerNominationMax(c *ctx, n *Node) {
 		return
 	}
 }
-
-func names(table []Change) []string {
-	out := make([]string, len(table))
-	for i, c := range table {
-		out[i] = c.Name
-	}
-	return out
-}
-
-func lookup(table []Change, name string) *Change {
-	for i := range table {
-		if table[i].Name == name {
-			return &table[i]
-		}
-	}
-	return nil
-}
-
-func joinNames(table []Change) string { return strings.Join(names(table), ", ") }

@@ -2,7 +2,6 @@ package lme
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/mxcheck/mxcheck/model"
 )
@@ -55,88 +54,40 @@ var Spec = &model.Spec{
 	Name:    "lme",
 	Summary: "local mutual exclusion over a time-varying graph (seed 000, Algorithms 1–3)",
 	Params: []model.Param{
-		{Name: "nodes", Kind: model.IntParam, Default: "2", Usage: "number of nodes"},
-		{Name: "delta", Kind: model.IntParam, Default: "2", Usage: "Δ, ports per node besides the self-port"},
-		{Name: "topology", Kind: model.StringParam, Default: "path", Usage: "initial topology: path, ring, star, complete, none, or edges u.p-v.q,..."},
-		{Name: "connects", Kind: model.IntParam, Default: "0", Usage: "edges the adversary may connect (any two nodes with free ports)"},
-		{Name: "disconnects", Kind: model.IntParam, Default: "0", Usage: "edges the adversary may disconnect"},
-		{Name: "reuse-ports", Kind: model.BoolParam, Default: "false", Usage: "let a connect re-use a port its owner has not yet seen disconnected (drops footnote 1)"},
-		{Name: "locks", Kind: model.IntParam, Default: "1", Usage: "LOCK calls per node"},
-		{Name: "priorities", Kind: model.IntParam, Default: "2", Usage: "K, the number of priorities"},
-		{Name: "mutant", Kind: model.StringParam, Default: string(Faithful), Usage: "deliberate bug: " + joinNames(Mutants)},
-		{Name: "variant", Kind: model.StringParam, Default: string(Published), Usage: "algorithm version: " + joinNames(Variants)},
+		model.NodesParam(2),
+		model.IntParam("delta", 2, 1, model.MaxPorts-1, "Δ, ports per node besides the self-port"),
+		model.TopologyParam("topology", "path", "initial topology: path, ring, star, complete, none, or edges u.p-v.q,..."),
+		model.IntParam("connects", 0, 0, 255, "edges the adversary may connect (any two nodes with free ports)"),
+		model.IntParam("disconnects", 0, 0, 255, "edges the adversary may disconnect"),
+		model.BoolParam("reuse-ports", false, "let a connect re-use a port its owner has not yet seen disconnected (drops footnote 1)"),
+		model.IntParam("locks", 1, 0, 255, "LOCK calls per node"),
+		model.IntParam("priorities", 2, 1, MaxPriorities, "K, the number of priorities"),
+		model.EnumParam("mutant", "deliberate bug", options(Mutants)...),
+		model.EnumParam("variant", "algorithm version", options(Variants)...),
 	},
 	Build: Build,
 }
 
-func joinNames[T ~string](xs []T) string {
-	s := make([]string, len(xs))
+func options[T ~string](xs []T) []model.Option {
+	out := make([]model.Option, len(xs))
 	for i, x := range xs {
-		s[i] = string(x)
+		out[i] = model.Option{Name: string(x)}
 	}
-	return strings.Join(s, ", ")
+	return out
 }
 
 // Build compiles a configuration of lme.
-func Build(v model.Values) (model.System, error) {
-	n, err := v.IntIn("nodes", 1, model.MaxNodes)
-	if err != nil {
-		return nil, err
-	}
-	delta, err := v.IntIn("delta", 1, model.MaxPorts-1)
-	if err != nil {
-		return nil, err
-	}
-	connects, err := v.IntIn("connects", 0, 255)
-	if err != nil {
-		return nil, err
-	}
-	disconnects, err := v.IntIn("disconnects", 0, 255)
-	if err != nil {
-		return nil, err
-	}
-	reuse, err := v.Bool("reuse-ports")
-	if err != nil {
-		return nil, err
-	}
-	locks, err := v.IntIn("locks", 0, 255)
-	if err != nil {
-		return nil, err
-	}
-	k, err := v.IntIn("priorities", 1, MaxPriorities)
-	if err != nil {
-		return nil, err
-	}
-	mut := Mutant(v.String("mutant"))
-	if err := model.Choice("mutant", string(mut), strings.Split(joinNames(Mutants), ", ")...); err != nil {
-		return nil, err
-	}
-	vr := Variant(v.String("variant"))
-	if err := model.Choice("variant", string(vr), strings.Split(joinNames(Variants), ", ")...); err != nil {
-		return nil, err
-	}
-	topo := strings.TrimSpace(v.String("topology"))
-	var edges []model.Edge
-	if strings.Contains(topo, ".") {
-		edges, err = model.ParseEdges("topology", topo)
-	} else {
-		edges, err = model.Topology(topo, n, delta)
-	}
-	if err != nil {
-		if !strings.HasPrefix(err.Error(), "--topology") {
-			err = fmt.Errorf("--topology: %v", err)
-		}
-		return nil, err
-	}
+func Build(a *model.Args) (model.System, error) {
+	mut := Mutant(a.String("mutant"))
 	cfg := model.Config{
-		Nodes:      n,
-		Delta:      delta,
-		Requests:   locks,
-		Edges:      edges,
-		Budget:     model.Budget{Connects: uint8(connects), Disconnects: uint8(disconnects)},
-		ReusePorts: reuse || mut == ReusePorts,
+		Nodes:      a.Int("nodes"),
+		Delta:      a.Int("delta"),
+		Requests:   a.Int("locks"),
+		Edges:      a.Edges("topology"),
+		Budget:     model.Budget{Connects: uint8(a.Int("connects")), Disconnects: uint8(a.Int("disconnects"))},
+		ReusePorts: a.Bool("reuse-ports") || mut == ReusePorts,
 	}
-	return model.Compile(Protocol(k, mut, vr), cfg)
+	return model.Compile(Protocol(a.Int("priorities"), mut, Variant(a.String("variant"))), cfg)
 }
 
 // renamePorts renames every port a node state mentions: its lock, the port

@@ -273,11 +273,7 @@ func TestBuildErrors(t *testing.T) {
 		{model.Values{"topology": "0.1-1.1,0.1-1.2"}, "already used"},
 		{model.Values{"reuse-ports": "maybe"}, "--reuse-ports"},
 	} {
-		v, err := Spec.Normalize(c.params)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = Spec.Build(v)
+		_, _, err := Spec.Compile(c.params)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: error %v, want one line mentioning %q", c.params, err, c.want)
 		}

@@ -15,6 +15,9 @@ type Graph []model.NodeSet
 // Closed is N_i ∪ {P_i}.
 func (g Graph) Closed(i model.NodeID) model.NodeSet { return g[i].Add(i) }
 
+// n is the number of processes.
+func (g Graph) n() int { return len(g) }
+
 // Degree is |N_i|.
 func (g Graph) Degree(i model.NodeID) int { return g[i].Len() }
 
@@ -46,7 +49,10 @@ func ParseGraph(text string, n int) (Graph, error) {
 	var edges []model.Edge
 	var err error
 	if strings.Contains(text, ".") {
-		edges, err = model.ParseEdges("topology", text)
+		edges, err = model.ParseEdges(text)
+		if err != nil {
+			err = fmt.Errorf("--topology: %v", err)
+		}
 	} else {
 		edges, err = model.Topology(text, n, min(n, model.MaxPorts)-1)
 		if err != nil {

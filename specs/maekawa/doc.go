@@ -82,4 +82,14 @@
 // mutual-exclusion); yield-in-cs yields a vote from inside the CS (caught
 // by mutual-exclusion); keep-vote never passes the vote on at RELEASE
 // (caught as a deadlock).
+//
+// Files: spec.go holds the node state and messages; actions.go classic
+// Maekawa (Protocol); yield.go the INQUIRE/FAILED/YIELD actions;
+// variants.go the Variants (--variant: classic, yield, yield-lock-only,
+// yield-fail-displaced: each replaces ReceiveRequest and adds
+// ReceiveInquire, ReceiveFailed and ReceiveYield) and Mutants (--mutant:
+// none and the three above, each a replaced action; yield-in-cs needs a
+// yield variant), applied by model.Apply; props.go the invariant and the
+// voting-set notes; build.go the voting sets, the parameters and Build
+// (--requesters narrows RequestCS's guard).
 package maekawa

@@ -17,32 +17,9 @@ func heavy(t *testing.T) {
 	}
 }
 
-func TestGolden(t *testing.T) {
-	spectest.Golden(t, maekawa.Spec, "testdata/golden.txt", []spectest.Case{
-		{Name: "single-node", Params: model.Values{"nodes": "1", "requests": "2"}},
-		{Name: "diagonal-classic", Params: model.Values{"requesters": "0,3"}},
-		{Name: "diagonal-yield", Params: model.Values{"requesters": "0,3", "variant": "yield"}},
-		{Name: "three-classic", Params: model.Values{"requesters": "0,1,2"}},
-		{Name: "three-yield-fail-displaced", Params: model.Values{"requesters": "0,1,2", "variant": "yield-fail-displaced"}},
-		{Name: "diagonal-replace-2", Params: model.Values{"requesters": "0,3", "variant": "yield-fail-displaced", "replace": "0:1=3,3:2=0"}},
-		{Name: "diagonal-churn-1", Params: model.Values{"requesters": "0,3", "variant": "yield-fail-displaced", "churn": "1"}},
-		{Name: "diagonal-churn-2", Params: model.Values{"requesters": "0,3", "variant": "yield-fail-displaced", "churn": "2"}},
-	})
-}
-
-// TestCounterexamples pins the shortest traces of the known violations and
-// of every mutant.
-func TestCounterexamples(t *testing.T) {
-	spectest.Violations(t, maekawa.Spec, "../../counterexamples/maekawa", []spectest.Expect{
-		{Name: "classic-deadlock", Params: model.Values{"requesters": "0,3"}, Property: explore.Deadlock, Steps: 12},
-		{Name: "yield-deadlock", Params: model.Values{"requesters": "0,1,2", "variant": "yield"}, Property: explore.Deadlock, Steps: 22},
-		{Name: "yield-lock-only-deadlock", Params: model.Values{"requesters": "0,1,2", "variant": "yield-lock-only"}, Property: explore.Deadlock, Steps: 23},
-		{Name: "churn-2", Params: model.Values{"requesters": "0,3", "variant": "yield-fail-displaced", "churn": "2"}, Property: "mutual-exclusion", Steps: 14},
-		{Name: "mutant-vote-twice", Params: model.Values{"requesters": "0,3", "mutant": "vote-twice"}, Property: "mutual-exclusion", Steps: 0},
-		{Name: "mutant-yield-in-cs", Params: model.Values{"requesters": "0,1,2", "variant": "yield-fail-displaced", "mutant": "yield-in-cs"}, Property: "mutual-exclusion", Steps: 0},
-		{Name: "mutant-keep-vote", Params: model.Values{"requesters": "0,3", "variant": "yield-fail-displaced", "mutant": "keep-vote", "requests": "2"}, Property: explore.Deadlock, Steps: 0},
-	})
-}
+// TestFiles runs the pinned scenarios of testdata/ (make golden rewrites
+// them).
+func TestFiles(t *testing.T) { spectest.Files(t, maekawa.Spec, "testdata") }
 
 // TestGrid checks the voting sets: row ∪ column, self included, pairwise
 // intersecting; non-squares are rejected.
@@ -82,11 +59,7 @@ func TestBadInput(t *testing.T) {
 		{"variant": "nope"},
 		{"mutant": "yield-in-cs"},
 	} {
-		v, err := maekawa.Spec.Normalize(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := maekawa.Spec.Build(v); err == nil {
+		if _, _, err := maekawa.Spec.Compile(c); err == nil {
 			t.Errorf("%v: accepted", c)
 		} else {
 			t.Logf("%v: %v", c, err)

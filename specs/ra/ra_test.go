@@ -5,64 +5,18 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mxcheck/mxcheck/explore"
 	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/mxtest"
 	"github.com/mxcheck/mxcheck/specs/ra"
 	"github.com/mxcheck/mxcheck/specs/spectest"
 )
 
-// TestGolden pins verdicts, state counts and shortest counterexample lengths,
-// and cross-checks BFS against DFS on every row.
-func TestGolden(t *testing.T) {
-	cases := []spectest.Case{
-		{Name: "full-n3-r1", Params: model.Values{"nodes": "3"}},
-		{Name: "full-n3-r2", Params: model.Values{"nodes": "3", "requests": "2"}},
-		{Name: "asymmetric-n3", Params: model.Values{"nodes": "3", "missing": "1:0"}},
-		{Name: "symmetric-n3", Params: model.Values{"nodes": "3", "missing": "0:1,1:0"}},
-		{Name: "churn0-n3", Params: model.Values{"nodes": "3", "churn": "0"}},
-		{Name: "churn1-n3", Params: model.Values{"nodes": "3", "churn": "1"}},
-		{Name: "churn2-n3", Params: model.Values{"nodes": "3", "churn": "2"}},
-		{Name: "never-defer-n3", Params: model.Values{"nodes": "3", "mutant": "never-defer"}},
-		{Name: "defer-forever-n3", Params: model.Values{"nodes": "3", "mutant": "defer-forever"}},
-		{Name: "full-n4-r1", Params: model.Values{"nodes": "4"}},
-	}
-	spectest.Golden(t, ra.Spec, "testdata/golden.txt", cases)
-}
-
-// TestCounterexamples checks the known violations and mutants: each is
-// caught by the named property with a shortest trace of the pinned length,
-// and its stored trace under counterexamples/ra is unchanged.
-func TestCounterexamples(t *testing.T) {
-	spectest.Violations(t, ra.Spec, "../../counterexamples/ra", []spectest.Expect{
-		// Theorem 3 case 2: n1 does not know n0. One missing entry.
-		{Name: "asymmetric-ignorance", Params: model.Values{"missing": "1:0"}, Property: "mutual-exclusion", Steps: 10},
-		// Theorem 3 case 1: neither knows the other.
-		{Name: "symmetric-ignorance", Params: model.Values{"missing": "0:1,1:0"}, Property: "mutual-exclusion", Steps: 8},
-		// One entry churned while the protocol runs suffices.
-		{Name: "churn-1", Params: model.Values{"churn": "1"}, Property: "mutual-exclusion", Steps: 11},
-		{Name: "mutant-never-defer", Params: model.Values{"mutant": "never-defer"}, Property: "mutual-exclusion"},
-		{Name: "mutant-defer-forever", Params: model.Values{"mutant": "defer-forever"}, Property: explore.Deadlock},
-	})
-}
-
-// TestFewestChurnedEntries finds the least churn budget that breaks RA on
-// three nodes with full lists: none with 0, a violation with 1.
+// TestFewestChurnedEntries: RA on three nodes with full lists survives no
+// churn, and one churned entry breaks it (shortest trace: 11 steps).
 func TestFewestChurnedEntries(t *testing.T) {
-	fewest := -1
-	for k := 0; k <= 2 && fewest < 0; k++ {
-		sys, _ := spectest.Build(t, ra.Spec, model.Values{"churn": itoa(k)})
-		if r := spectest.Run(t, sys, explore.Options{}); r.Verdict == explore.Violated {
-			fewest = k
-		} else if r.Verdict != explore.Verified {
-			t.Fatalf("churn %d: %s", k, r.Verdict)
-		}
-	}
-	if fewest != 1 {
-		t.Errorf("fewest churned entries that break RA on 3 nodes = %d, want 1", fewest)
-	}
+	mxtest.Check(t, ra.Spec, model.Values{"churn": "0"})
+	mxtest.Violates(t, ra.Spec, model.Values{"churn": "1"}, "mutual-exclusion", 11)
 }
-
-func itoa(k int) string { return string(rune('0' + k)) }
 
 // TestBadConfigurations checks that impossible configurations are errors,
 // never panics.
@@ -79,11 +33,7 @@ func TestBadConfigurations(t *testing.T) {
 		"not-a-number":         {"nodes": "three"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			full, err := ra.Spec.Normalize(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := ra.Spec.Build(full); err == nil {
+			if _, _, err := ra.Spec.Compile(v); err == nil {
 				t.Errorf("Build(%v) succeeded, want an error", v)
 			}
 		})

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -49,15 +48,11 @@ type Case struct {
 // Build compiles case c of spec, failing the test on error.
 func Build(t testing.TB, spec *model.Spec, params model.Values) (model.System, model.Values) {
 	t.Helper()
-	v, err := spec.Normalize(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys, err := spec.Build(v)
+	sys, a, err := spec.Compile(params)
 	if err != nil {
 		t.Fatalf("build %s %v: %v", spec.Name, params, err)
 	}
-	return sys, v
+	return sys, a.Values()
 }
 
 // Run checks one configuration with the given options, failing on error.
@@ -342,16 +337,6 @@ func Violations(t *testing.T, spec *model.Spec, dir string, cases []Expect) {
 			Compare(t, filepath.Join(dir, c.Name+".itf.json"), buf.Bytes())
 		})
 	}
-}
-
-// Names returns the sorted property names of a result, for messages.
-func Names(r *explore.Result) []string {
-	var out []string
-	for _, p := range r.Properties {
-		out = append(out, p.Name)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Liveness checks every case with --liveness under both choice modes
