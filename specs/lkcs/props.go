@@ -17,6 +17,7 @@ const (
 	PropGrantBound  = "grant-bound"
 	PropWellDefined = "well-defined"
 	PropNoTrigger   = "trigger-never-fires"
+	PropMessages    = "message-bound"
 	Liveness        = "sequence-completion"
 )
 
@@ -98,4 +99,39 @@ func (a *algo) invariants(reportTrigger bool) []property {
 		})
 	}
 	return props
+}
+
+// countMessages wraps every receive action with the ghost update Recv++
+// and adds message-bound: the messages sent so far (received plus in
+// transit) are at most Σ_i 6(|N_i|+1)·changes_i, Lemma 6's bound per entry
+// or exit with contention (the trigger's messages are not in the lemma).
+func (a *algo) countMessages() model.Variant[Node, Msg] {
+	return model.Variant[Node, Msg]{Name: "count-messages", Edit: func(p *model.Protocol[Node, Msg]) {
+		for i := range p.Actions {
+			if p.Actions[i].Kind != model.Receive {
+				continue
+			}
+			do := p.Actions[i].Do
+			p.Actions[i].Do = func(c *ctx, n *Node) { n.Recv++; do(c, n) }
+		}
+		p.Invariants = append(p.Invariants, property{
+			Name:  PropMessages,
+			Holds: func(w *world) bool { sent, bound := a.messages(w); return sent <= bound },
+			Explain: func(w *world) string {
+				sent, bound := a.messages(w)
+				return fmt.Sprintf("%d messages sent, bound Σ_i 6(|N_i|+1)·changes_i = %d", sent, bound)
+			},
+		})
+	}}
+}
+
+// messages returns the messages sent so far and the bound of
+// message-bound.
+func (a *algo) messages(w *world) (sent, bound int) {
+	sent = len(w.Msgs)
+	for i := range w.Nodes {
+		sent += int(w.Nodes[i].Recv)
+		bound += 6 * a.closedSize(model.NodeID(i)) * int(w.Nodes[i].Changes)
+	}
+	return sent, bound
 }

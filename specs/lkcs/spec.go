@@ -117,11 +117,14 @@ type Node struct {
 	// leaves undefined (deleteMin, min or max of an empty set, a
 	// Relinquish that deletes no single item); property well-defined.
 	Undefined bool
+	// Recv is a ghost counter of the messages the process has received,
+	// kept only with --count-messages (zero otherwise).
+	Recv uint8
 }
 
 // AppendKey appends the canonical encoding of n.
 func (n Node) AppendKey(dst []byte) []byte {
-	dst = append(dst, byte(n.State)|byte(n.Seq)<<1|b2u(n.TriggerWait)<<3|b2u(n.Undefined)<<4, n.TS, n.Changes)
+	dst = append(dst, byte(n.State)|byte(n.Seq)<<1|b2u(n.TriggerWait)<<3|b2u(n.Undefined)<<4, n.TS, n.Changes, n.Recv)
 	for at := range 2 {
 		s := n.NGrants[at]
 		p := n.Preempting[at]

@@ -18,6 +18,7 @@ var Spec = &model.Spec{
 		model.TextParam("cs", "1", "processes in the CS in C_0, e.g. 0,2 (C_0 must be safe)"),
 		model.IntParam("exits", 2, 0, MaxTS, "exit sequences per process (entries are unbounded: they never wait)"),
 		model.BoolParam("fifo", false, "FIFO channels (default: bags, any order)"),
+		model.BoolParam("count-messages", false, "add the ghost message count and the property message-bound"),
 		variantsOf(nil).Param("variant", "reading or repair"),
 		mutantsOf(nil).Param("mutant", "deliberate bug"),
 	},
@@ -43,6 +44,9 @@ func Build(args *model.Args) (model.System, error) {
 		FIFO:     args.Bool("fifo"),
 	}
 	p = model.Apply(p, variantsOf(a).Get(args.String("variant")), mutantsOf(a).Get(args.String("mutant")))
+	if args.Bool("count-messages") {
+		p = model.Apply(p, a.countMessages())
+	}
 	return model.Compile(p, model.Config{Nodes: a.g.n(), Requests: args.Int("exits")})
 }
 

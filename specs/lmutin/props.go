@@ -16,6 +16,7 @@ const (
 	PropSafety      = "lk-safety"
 	PropGrantBound  = "grant-bound"
 	PropWellDefined = "well-defined"
+	PropMessages    = "message-bound"
 	Liveness        = "sequence-completion"
 )
 
@@ -86,4 +87,40 @@ func (a *algo) invariants() []property {
 			},
 		},
 	}
+}
+
+// countMessages wraps every receive action with the ghost update Recv++
+// and adds message-bound: the messages sent so far (received plus in
+// transit) are at most Σ_i (|N_i|+1)·(6·exits_i + 1) — Lemma 3's
+// 6(|N_i|+1) per exit with contention, whose Release messages go out at
+// the next entry, plus the Releases of a first entry from C_0.
+func (a *algo) countMessages() model.Variant[Node, Msg] {
+	return model.Variant[Node, Msg]{Name: "count-messages", Edit: func(p *model.Protocol[Node, Msg]) {
+		for i := range p.Actions {
+			if p.Actions[i].Kind != model.Receive {
+				continue
+			}
+			do := p.Actions[i].Do
+			p.Actions[i].Do = func(c *ctx, n *Node) { n.Recv++; do(c, n) }
+		}
+		p.Invariants = append(p.Invariants, property{
+			Name:  PropMessages,
+			Holds: func(w *world) bool { sent, bound := a.messages(w); return sent <= bound },
+			Explain: func(w *world) string {
+				sent, bound := a.messages(w)
+				return fmt.Sprintf("%d messages sent, bound Σ_i (|N_i|+1)(6·exits_i + 1) = %d", sent, bound)
+			},
+		})
+	}}
+}
+
+// messages returns the messages sent so far and the bound of
+// message-bound.
+func (a *algo) messages(w *world) (sent, bound int) {
+	sent = len(w.Msgs)
+	for i := range w.Nodes {
+		sent += int(w.Nodes[i].Recv)
+		bound += (a.g.Degree(model.NodeID(i)) + 1) * (6*int(w.Meta[i].Requests) + 1)
+	}
+	return sent, bound
 }

@@ -61,11 +61,14 @@ type Node struct {
 	// operations that need the missing item; the property well-defined
 	// reports it.
 	Undefined bool
+	// Recv is a ghost counter of the messages the process has received,
+	// kept only with --count-messages (zero otherwise).
+	Recv uint8
 }
 
 // AppendKey appends the canonical encoding of n.
 func (n Node) AppendKey(dst []byte) []byte {
-	dst = append(dst, byte(n.State)|byte(n.Seq)<<1|b2u(n.Undefined)<<2, n.TS, byte(n.NGrants), byte(n.PreemptingNow))
+	dst = append(dst, byte(n.State)|byte(n.Seq)<<1|b2u(n.Undefined)<<2, n.TS, byte(n.NGrants), byte(n.PreemptingNow), n.Recv)
 	dst = n.GrantedTo.AppendKey(dst)
 	return n.PendingReq.AppendKey(dst)
 }
