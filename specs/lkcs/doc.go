@@ -8,7 +8,9 @@
 // # Problem (§2.2)
 //
 // Processes on a static undirected graph; CS_i(C) is the set of processes
-// of N_i ∪ {P_i} whose state is InCS. Safety: l_i ≤ |CS_i(C)| ≤ k_i for
+// of N_i ∪ {P_i} whose state is InCS (the definition's formula is lost in
+// the extracted text; Lemma 4's proof reads it so: "consider a process
+// P_j ∈ N_i ∪ {P_i} ... among processes in CS_i(C)"). Safety: l_i ≤ |CS_i(C)| ≤ k_i for
 // every P_i at any time. Liveness: every process changes between OutCS and
 // InCS infinitely often.
 //
@@ -92,8 +94,12 @@
 //   - well-defined, no-deadlock, sequence-completion (--liveness).
 //   - trigger-never-fires (with --report-trigger): violated exactly when
 //     the leader calls TriggerNomination; its counterexample is a witness.
+//     It fires in every pinned faithful configuration.
+//   - message-bound (with --count-messages): messages sent so far (a ghost
+//     count of received ones plus those in transit) ≤ Σ_i 6(|N_i|+1)·
+//     changes_i, Lemma 6's bound per entry or exit under contention.
 //
-// # Findings (FIFO channels, Golden rows and counterexamples/lkcs)
+// # Findings (FIFO channels; testdata/*.txt and counterexamples/lkcs)
 //
 //   - Two neighbours, (l, k) = (0, 2), leader P_0, C_0 = {P_0}: (L, K) =
 //     (1, 1) at both; P_0 exits while P_1 enters and each holds the
@@ -113,6 +119,10 @@
 //     grantedTo is stale: a Release to itself is in transit) sends nothing
 //     and the leader waits forever (28 steps). No repair offered here is
 //     complete.
+//   - lmutin's stale Preempt is here too, in the MUTEX part: on a path of
+//     four a MUTEX Preempt reaches a process that has meanwhile exited (it
+//     is OutCS, so the handler relinquishes) and the Relinquish deletes
+//     nothing (13 steps, counterexamples/lkcs/stale-preempt-mutex).
 //   - lk-safety and grant-bound hold on every pinned configuration.
 //
 // # Variants and mutants
@@ -122,6 +132,8 @@
 // grant-without-cond (caught by grant-bound and lk-safety),
 // trigger-wrong-candidate (caught as a deadlock of trigger-repaired),
 // relinquish-keeps-grant (not caught on the pinned configurations: they
-// deadlock before a preemption matters). Each replaces actions of the
-// faithful table by name (lmutin.Replace).
+// deadlock before a preemption matters). Both tables are model.Variants
+// built over the configuration (variantsOf, mutantsOf): each entry
+// replaces actions of the faithful table by name, or edits the initial
+// state.
 package lkcs

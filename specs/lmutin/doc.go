@@ -78,6 +78,12 @@
 //   - grant-bound: |grantedTo_i| ≤ |N_i| + 1 − l_i (what Lemma 1's proof
 //     uses, and what the Cond in ReceiveRequest maintains).
 //   - well-defined: no handler ran an undefined operation.
+//   - message-bound (with --count-messages): the messages sent so far
+//     (a ghost count of received messages, plus those in transit) are at
+//     most Σ_i (|N_i|+1)(6·exits_i + 1): Lemma 3's 6(|N_i|+1) per exit
+//     under contention (its Releases go out at the next entry), plus the
+//     Releases of a first entry from C_0. It holds on the pinned
+//     configurations and fails with 3 in place of 6.
 //   - no-deadlock, and sequence-completion under weak fairness
 //     (--liveness).
 //
@@ -100,5 +106,8 @@
 // --variant: faithful, init-as-printed, lamport-clock, preempt-carries-ts.
 // --mutant (caught by the tests): grant-ignores-bound (lk-safety),
 // relinquish-keeps-grant (lk-safety), release-keeps-grant (deadlock).
-// Each replaces actions of the faithful table by name (Replace).
+// Both tables are model.Variants built over the configuration
+// (variantsOf, mutantsOf): each entry replaces actions of the faithful table
+// by name, or edits the initial state. Scenarios: testdata/*.txt; stored
+// traces: counterexamples/lmutin.
 package lmutin
