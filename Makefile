@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/mxcheck
 
-.PHONY: build test demo verify bench golden check-all check-lme-n4 churn-table camera-n4 clean
+.PHONY: build test demo verify bench golden check-all check-lme-n4 simulate-lme-n4 churn-table camera-n4 clean
 
 build:
 	$(GO) build ./...
@@ -49,6 +49,11 @@ check-lme-n4:
 	MXCHECK_LME_N4=1 GOMEMLIMIT=10GiB $(GO) test -run 'TestGoldenN4/rows/faithful' -timeout 300m -v ./specs/lme/ & f=$$!; \
 	MXCHECK_LME_N4=1 GOMEMLIMIT=10GiB $(GO) test -run 'TestGoldenN4/rows/repaired' -timeout 300m -v ./specs/lme/ & r=$$!; \
 	wait $$f; wait $$r
+
+# Random walks where exhaustive search takes hours: lme on a 4-node path,
+# repaired, five minutes (no violation expected; prints rates and coverage).
+simulate-lme-n4: build
+	$(BIN) simulate lme --nodes 4 --variant repaired --runs 0 --timeout 5m --property no-deadlock,mutual-exclusion
 
 # RA vs Camera vs Maekawa under churn, side by side: verdict, distinct
 # states, shortest counterexample length per configuration.

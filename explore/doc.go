@@ -49,6 +49,14 @@
 // the shortest stem, then a loop that visits enough of the component to be
 // checked on its own by Replay.
 //
+// Simulation (Simulate, simulate.go and walk.go) is for configurations too
+// big to exhaust: seeded random walks, each with its own weights across
+// step classes (node action, delivery, env call, adversary move), checking
+// invariants and deadlock with the same semantics as the searches
+// (isProgress). Its outcome is never Verified. Violations are minimised
+// (Minimize, minimize.go): greedy deletion to a fixpoint, then a BFS
+// bounded to shorter traces.
+//
 // Results are deterministic: the same System and Options give the same
 // verdict, counts and traces on every run (wall-clock figures aside).
 package explore

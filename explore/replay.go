@@ -37,35 +37,14 @@ func replay(sys model.System, t *ITFTrace) ReplayResult {
 	if !ok {
 		return ReplayResult{Reason: "the system cannot describe its states"}
 	}
-	var cur model.State
-	for _, s := range sys.Init() {
-		if canonical(desc.ITF(s)) == canonical(t.States[0]) {
-			cur = sys.Clone(s)
-			break
-		}
-	}
-	if cur == nil {
+	states, steps, failed := follow(sys, desc, t.States, t.stepLabel)
+	switch {
+	case failed == 0:
 		return ReplayResult{Reason: "the first state is not an initial state of the current model"}
+	case failed > 0:
+		return ReplayResult{Steps: failed - 1, Reason: fmt.Sprintf("diverged at step %d: %q is not enabled or leads elsewhere", failed, t.stepLabel(failed))}
 	}
-	states := []model.State{cur} // the replayed states, for lassos
-	var steps []model.Transition // steps[i-1] leads to states[i]
-	for i := 1; i < len(t.States); i++ {
-		want, label := canonical(t.States[i]), t.stepLabel(i)
-		var next model.State
-		var step model.Transition
-		sys.Successors(cur, func(tr model.Transition, n model.State) bool {
-			if desc.DescribeStep(cur, tr) == label && canonical(desc.ITF(n)) == want {
-				next, step = sys.Clone(n), tr
-				return false
-			}
-			return true
-		})
-		if next == nil {
-			return ReplayResult{Steps: i - 1, Reason: fmt.Sprintf("diverged at step %d: %q is not enabled or leads elsewhere", i, label)}
-		}
-		cur = next
-		states, steps = append(states, next), append(steps, step)
-	}
+	cur := states[len(states)-1]
 	n := len(t.States) - 1
 	switch t.Meta.Kind {
 	case "liveness":
@@ -99,10 +78,10 @@ func deadlocked(sys model.System, s model.State) bool {
 	if !ok || !w.Pending(s) {
 		return false
 	}
-	self := string(sys.AppendKey(nil, s))
+	self := sys.AppendKey(nil, s)
 	stuck := true
 	sys.Successors(s, func(t model.Transition, next model.State) bool {
-		if t.Kind != model.AdversaryStep && string(sys.AppendKey(nil, next)) != self {
+		if t.Kind != model.AdversaryStep && isProgress(t, self, sys.AppendKey(nil, next)) {
 			stuck = false
 			return false
 		}

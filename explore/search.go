@@ -222,7 +222,7 @@ func (s *search) expand(id uint32, st model.State, depth int, keep func(next mod
 		s.trans++
 		if checkDeadlock && !progress && t.Kind != model.AdversaryStep {
 			s.key = s.c.sys.AppendKey(s.key[:0], next)
-			progress = string(s.key) != string(s.keyS)
+			progress = isProgress(t, s.keyS, s.key)
 		}
 		if cut {
 			// A depth cut leaves the search running but incomplete.

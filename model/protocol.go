@@ -93,6 +93,15 @@ type Protocol[N Value, M Message] struct {
 	// entered it. Liveness checking looks for fair cycles on which some node
 	// stays hungry forever; nil means the protocol makes no liveness claim.
 	Hungry func(n *N) bool
+	// InCS, optional, reports whether a node is in the critical section:
+	// for a lock-like protocol, exactly what the mutual-exclusion invariant
+	// counts. It lets traces be checked as lock histories (package history).
+	InCS func(n *N) bool
+	// LockHolders, optional, is InCS for a protocol whose property is many
+	// locks (local mutual exclusion: each node a resource): for each node v,
+	// the nodes holding v in w, exactly what the mutual-exclusion
+	// invariant requires to be at most one.
+	LockHolders func(w *World[N, M]) []NodeSet
 	// Liveness names the liveness property Hungry defines, e.g.
 	// "lockout-freedom" (seed 000's term); "" means "starvation-freedom".
 	Liveness string

@@ -185,3 +185,21 @@ type Symmetric interface {
 type SymmetryProvider interface {
 	Symmetric() Symmetric
 }
+
+// Picturer is an optional System capability for drawing traces: the
+// messages in transit of a state with their endpoints, and the nodes in the
+// critical section.
+type Picturer interface {
+	// InTransit lists the messages in transit in s, in s's canonical
+	// order; Text is the rendering Describer uses ("n0->n1 request(ts=1)").
+	InTransit(s State) []InFlight
+	// InCS returns the nodes of s that hold the critical section (or the
+	// lock): those where the application may call exit-CS.
+	InCS(s State) NodeSet
+}
+
+// InFlight is one message in transit as a picture draws it.
+type InFlight struct {
+	From, To NodeID
+	Text     string
+}

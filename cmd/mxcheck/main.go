@@ -3,14 +3,18 @@
 //
 //	mxcheck list                  specs, with their parameters
 //	mxcheck check SPEC [flags]    explore every behaviour of a configuration
+//	mxcheck simulate SPEC [flags] random walks, violations minimised
 //	mxcheck replay FILE           re-run a stored counterexample
 //	mxcheck suite FILE            check every row of a suite or test file
+//	mxcheck serve [DIR]           browse stored traces, explore a spec
+//	mxcheck history FILE          check a recorded lock history (porcupine)
 //
 // A spec's parameters come from its declaration (model.Spec.Params): each is
 // a flag of check, and bad values are refused by the shared binding code.
 //
-// Exit codes: 0 verified (replay: reproduced), 1 violated (replay: diverged
-// or no longer violating), 2 bad usage or input, 3 incomplete.
+// Exit codes: 0 verified (replay: reproduced; simulate: no violation found;
+// history: linearizable), 1 violated (replay: diverged or no longer
+// violating), 2 bad usage or input, 3 incomplete.
 package main
 
 import (

@@ -30,8 +30,11 @@ const usage = `mxcheck: a model checker for mutual exclusion over dynamic messag
 usage:
   mxcheck list                  list the specs and their flags
   mxcheck check SPEC [flags]    explore every behaviour of one configuration
+  mxcheck simulate SPEC [flags] random walks, violations minimised (too big to exhaust)
   mxcheck replay FILE           re-run a stored counterexample (ITF JSON)
+  mxcheck history FILE          check a recorded lock history (JSON Lines) with porcupine
   mxcheck suite FILE            run rows "SPEC FLAGS... => VERDICT", print one table
+  mxcheck serve [DIR]           browse stored traces (and --spec: explore one) in a browser
   mxcheck COMMAND --help        flags of a command
 
 exit codes: 0 verified / reproduced, 1 violated / not reproduced,
@@ -72,8 +75,13 @@ func dispatch(args []string, stdout, stderr io.Writer) (int, error) {
 		return cmdReplay(args[1:], stdout)
 	case "suite":
 		return cmdSuite(args[1:], stdout)
+	case "serve":
+		return cmdServe(args[1:], stdout)
 	}
-	return exitUsage, usagef("unknown command %q (want list, check, replay or suite; see mxcheck --help)", args[0])
+	if cmd := extraCommands[args[0]]; cmd != nil {
+		return cmd(args[1:], stdout, stderr)
+	}
+	return exitUsage, usagef("unknown command %q (want list, check, simulate, replay, suite, serve or history; see mxcheck --help)", args[0])
 }
 
 // parse parses fs, turning pflag's errors into one-line usage errors. It
@@ -138,6 +146,8 @@ type checkFlags struct {
 	choices    string
 	workers    int
 	levels     int
+	html       string
+	extra      checkExtras // simulate.go's additions: --minimize, --history-html
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
@@ -157,7 +167,9 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.liveness, "liveness", false, "also check lockout/starvation freedom (fair cycles)")
 	fs.IntVar(&f.workers, "workers", 1, "goroutines for a parallel BFS (0: one per core); results are identical")
 	fs.IntVar(&f.levels, "level-states", 0, "BFS: states of a level kept in memory, the rest in a temporary file (0: 4194304; -1: all in memory)")
+	fs.StringVar(&f.html, "html", "", "write the counterexample (or the verdict) as one self-contained HTML page to this file")
 	fs.StringVar(&f.choices, "choices", "probabilistic", "random choices in liveness: probabilistic (holds with probability 1) or adversarial")
+	f.extra.register(fs)
 }
 
 // options turns the shared flags into search options.
@@ -249,6 +261,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	res := chk.Run()
+	if err := cf.extra.apply(sys, res, stop, stderr); err != nil {
+		return exitUsage, err
+	}
 	if cf.dotOut != "" && res.Verdict == explore.Violated {
 		if err := writeDOT(cf.dotOut, res); err != nil {
 			return exitUsage, err
@@ -256,6 +271,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if cf.traceOut != "" {
 		if err := writeTrace(cf.traceOut, spec, values, res, stderr); err != nil {
+			return exitUsage, err
+		}
+	}
+	if cf.html != "" {
+		if err := writeResultHTML(cf.html, sys, spec.Name, values, res, commandLine(append([]string{"mxcheck", "check"}, withoutFlag(args, "html")...))); err != nil {
 			return exitUsage, err
 		}
 	}
@@ -344,6 +364,8 @@ func writeDOT(path string, res *explore.Result) error {
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("replay", pflag.ContinueOnError)
+	htmlOut := fs.String("html", "", "also write the trace as one self-contained HTML page to this file")
+	historyHTML := fs.String("history-html", "", "write porcupine's picture of the trace's CS history to this file (HTML)")
 	if help, err := parse(fs, args, stdout, "usage: mxcheck replay FILE\n\nRe-runs a stored counterexample step by step against the current model.\nExit 0: it still ends in the same violation; 1: it diverges or no longer violates; 2: bad file."); help || err != nil {
 		return exitOK, err
 	}
@@ -355,11 +377,21 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return exitUsage, usagef("replay %s: %v", path, err)
 	}
+	if *htmlOut != "" {
+		if err := replayHTML(*htmlOut, path); err != nil {
+			return exitUsage, err
+		}
+	}
 	if !res.Reproduced {
 		fmt.Fprintf(stdout, "NOT REPRODUCED %s: %s\n", path, res.Reason)
 		return exitViolated, nil
 	}
 	fmt.Fprintf(stdout, "reproduced %s: %d steps, still violates %s\n", path, res.Steps, res.Property)
+	if *historyHTML != "" {
+		if err := replayHistoryHTML(*historyHTML, path, stdout); err != nil {
+			return exitUsage, err
+		}
+	}
 	return exitOK, nil
 }
 

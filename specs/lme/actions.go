@@ -2,77 +2,39 @@ package lme
 
 import "github.com/mxcheck/mxcheck/model"
 
-// Mutant names a deliberate bug (--mutant).
-type Mutant string
-
-// The mutants of issue 3.
-const (
-	// Faithful is the algorithm as published.
-	Faithful Mutant = "none"
-	// CleanupNoReady (a): CLEANUP never sends ready() to the nodes on hold
-	// (line 28 dropped).
-	CleanupNoReady Mutant = "cleanup-no-ready"
-	// WinWhileLocked (b): CHECKPRIORITIES sends win(TRUE) to the unique
-	// highest priority even when lock ≠ ⊥.
-	WinWhileLocked Mutant = "win-while-locked"
-	// SetLockKeepsCandidate (c): RECEIVESETLOCK leaves ℓ in C.
-	SetLockKeepsCandidate Mutant = "setlock-keeps-candidate"
-	// ReusePorts (d): footnote 1 dropped; same as --reuse-ports.
-	ReusePorts Mutant = "reuse-ports"
-	// AdmitWhileCompeting (e): RECEIVEPREPARE adds the sender to A (and
-	// answers ready()) even while phase = COMPETE, instead of putting it on
-	// hold; phase is left at COMPETE.
-	AdmitWhileCompeting Mutant = "admit-while-competing"
-)
-
-// Mutants lists every mutant name, Faithful first.
-var Mutants = []Mutant{Faithful, CleanupNoReady, WinWhileLocked, SetLockKeepsCandidate, ReusePorts, AdmitWhileCompeting}
-
-// Variant names a version of the algorithm (--variant).
-type Variant string
-
-// The variants.
-const (
-	// Published is the algorithm exactly as Algorithms 1–3 give it.
-	Published Variant = "faithful"
-	// CleanupInWin is the repair of the CheckDone deadlock: the CLEANUP
-	// action is also enabled while state = WIN, so a node waiting for
-	// ack-lock() from a neighbour that has been disconnected removes it
-	// from L even when its phase is ⊥.
-	CleanupInWin Variant = "cleanup-in-win"
-
-	// LateJoinersLose is the repair of the competition deadlock: a
-	// participant remembers (Node.Decided) that a trial of the current
-	// competition has been decided; a request-lock() from an applicant that
-	// arrives after that is answered at once with win(FALSE), as if it had
-	// arrived in time and lost, instead of waiting for the next trial.
-	LateJoinersLose Variant = "late-joiners-lose"
-	// Repaired applies both repairs.
-	Repaired Variant = "repaired"
-)
-
-// Variants lists every variant name, the default first.
-var Variants = []Variant{Published, CleanupInWin, LateJoinersLose, Repaired}
-
-func (a *algo) cleanupInWin() bool    { return a.vr == CleanupInWin || a.vr == Repaired }
-func (a *algo) lateJoinersLose() bool { return a.vr == LateJoinersLose || a.vr == Repaired }
-
 type (
 	ctx    = model.Ctx[Node, Msg]
 	action = model.Action[Node, Msg]
 )
 
-// algo is the algorithm with its parameters: K and the chosen mutant and
-// variant.
+// algo is the algorithm with its parameter K and the CLEANUP helper its
+// actions call. A variant or mutant that changes CLEANUP replaces or wraps
+// the helper (see variants.go); one that changes the network rather than
+// the algorithm sets reusePorts, which Build copies into the configuration.
 type algo struct {
-	k   int
-	mut Mutant
-	vr  Variant
+	k       int
+	cleanup func(c *ctx, n *Node)
+	// reusePorts drops footnote 1 (mutant reuse-ports).
+	reusePorts bool
 }
+
+func newAlgo(k int) *algo { return &algo{k: k, cleanup: cleanup} }
 
 // cleanup is the CLEANUP() helper (Algorithm 1, lines 22–31). Lines 28–31
 // all belong under `if C = ∅` (DESIGN.md; Lemma 9's proof).
-func (a *algo) cleanup(c *ctx, n *Node) {
+func cleanup(c *ctx, n *Node) {
+	forgetDisconnected(c, n)
+	if n.C.Empty() {
+		for _, l := range n.H.All() {
+			c.SendPort(l, Msg{Kind: MsgReady})
+		}
+		admitHeld(n)
+	}
+}
+
+// forgetDisconnected is CLEANUP lines 22–27: the ports in the snapshot of
+// D leave lock and every set of Table 1.
+func forgetDisconnected(c *ctx, n *Node) {
 	d := c.Disconnected()
 	if n.Lock > 0 && d.Has(model.Port(n.Lock)) {
 		n.Lock = None
@@ -87,20 +49,18 @@ func (a *algo) cleanup(c *ctx, n *Node) {
 	for _, p := range d.All() {
 		n.P[p] = 0
 	}
-	if n.C.Empty() {
-		if a.mut != CleanupNoReady {
-			for _, l := range n.H.All() {
-				c.SendPort(l, Msg{Kind: MsgReady})
-			}
-		}
-		n.A |= n.H
-		n.H = 0
-		n.Decided = false
-		if !n.A.Empty() {
-			n.Phase = PhasePrepare
-		} else {
-			n.Phase = NoPhase
-		}
+}
+
+// admitHeld is CLEANUP lines 29–31, once the competition is over (C = ∅):
+// the nodes on hold become applicants, and the phase is PREPARE if there
+// are any.
+func admitHeld(n *Node) {
+	n.A |= n.H
+	n.H = 0
+	if !n.A.Empty() {
+		n.Phase = PhasePrepare
+	} else {
+		n.Phase = NoPhase
 	}
 }
 
@@ -165,13 +125,9 @@ func (a *algo) actions() []action {
 			Do: ghost(func(c *ctx, n *Node) {
 				a.cleanup(c, n)
 				l := c.Port()
-				switch {
-				case n.Phase == PhaseCompete && a.mut == AdmitWhileCompeting:
-					n.A = n.A.Add(l)
-					c.SendPort(l, Msg{Kind: MsgReady})
-				case n.Phase == PhaseCompete:
+				if n.Phase == PhaseCompete {
 					n.H = n.H.Add(l)
-				default:
+				} else {
 					n.A = n.A.Add(l)
 					n.Phase = PhasePrepare
 					c.SendPort(l, Msg{Kind: MsgReady})
@@ -202,11 +158,9 @@ func (a *algo) actions() []action {
 			}),
 		},
 		{
-			Name: "Cleanup",
-			Guard: func(_ *ctx, n *Node) bool {
-				return n.Phase != NoPhase || n.State == Unlock || a.cleanupInWin() && n.State == Win
-			},
-			Do: ghost(func(c *ctx, n *Node) { a.cleanup(c, n) }),
+			Name:  "Cleanup",
+			Guard: func(_ *ctx, n *Node) bool { return n.Phase != NoPhase || n.State == Unlock },
+			Do:    ghost(func(c *ctx, n *Node) { a.cleanup(c, n) }),
 		},
 		// Algorithm 2: competition phase.
 		{
@@ -219,13 +173,6 @@ func (a *algo) actions() []action {
 				if n.A.Has(l) {
 					n.A = n.A.Remove(l)
 					n.C = n.C.Add(l)
-					if n.Decided {
-						// Variant late-joiners-lose only: Decided is
-						// never set otherwise.
-						c.SendPort(l, Msg{Kind: MsgWin})
-						n.Phase = PhaseCompete
-						return
-					}
 				}
 				n.P[l] |= 1 << c.Msg().Arg
 				n.Phase = PhaseCompete
@@ -239,7 +186,7 @@ func (a *algo) actions() []action {
 			Do: ghost(func(c *ctx, n *Node) {
 				a.cleanup(c, n)
 				win, unique := uniqueHighest(&n.P)
-				if (n.Lock == None || a.mut == WinWhileLocked) && unique {
+				if n.Lock == None && unique {
 					c.SendPort(win, Msg{Kind: MsgWin, Arg: 1})
 					for _, l := range n.C.Remove(win).All() {
 						c.SendPort(l, Msg{Kind: MsgWin})
@@ -250,7 +197,6 @@ func (a *algo) actions() []action {
 					}
 				}
 				n.P = PSet{}
-				n.Decided = a.lateJoinersLose()
 			}),
 		},
 		{
@@ -293,9 +239,7 @@ func (a *algo) actions() []action {
 			Do: ghost(func(c *ctx, n *Node) {
 				l := c.Port()
 				n.Lock = Lock(l)
-				if a.mut != SetLockKeepsCandidate {
-					n.C = n.C.Remove(l)
-				}
+				n.C = n.C.Remove(l)
 				a.cleanup(c, n)
 				c.SendPort(l, Msg{Kind: MsgAckLock})
 			}),

@@ -6,10 +6,12 @@ import (
 	"github.com/mxcheck/mxcheck/model"
 )
 
-// Protocol returns the algorithm with K priorities, the given mutant and
-// variant.
-func Protocol(k int, mut Mutant, vr Variant) *model.Protocol[Node, Msg] {
-	a := &algo{k: k, mut: mut, vr: vr}
+// Protocol returns the algorithm with K priorities as published
+// (Algorithms 1–3): variant faithful, mutant none.
+func Protocol(k int) *model.Protocol[Node, Msg] { return newAlgo(k).protocol() }
+
+// protocol is the published algorithm with a's parameter and helper.
+func (a *algo) protocol() *model.Protocol[Node, Msg] {
 	return &model.Protocol[Node, Msg]{
 		Name:       "lme",
 		Init:       func(model.NodeID, *model.Config) Node { return Node{Lock: None} },
@@ -27,6 +29,8 @@ func Protocol(k int, mut Mutant, vr Variant) *model.Protocol[Node, Msg] {
 		// Lockout: a node that called LOCK and has not locked yet.
 		Hungry:   func(n *Node) bool { return n.State != Idle && n.State != Locked && n.State != Unlock },
 		Liveness: "lockout-freedom",
+		// Each node is a resource held by the nodes whose lock sets hold it.
+		LockHolders: lockHolders,
 	}
 }
 
@@ -62,32 +66,26 @@ var Spec = &model.Spec{
 		model.BoolParam("reuse-ports", false, "let a connect re-use a port its owner has not yet seen disconnected (drops footnote 1)"),
 		model.IntParam("locks", 1, 0, 255, "LOCK calls per node"),
 		model.IntParam("priorities", 2, 1, MaxPriorities, "K, the number of priorities"),
-		model.EnumParam("mutant", "deliberate bug", options(Mutants)...),
-		model.EnumParam("variant", "algorithm version", options(Variants)...),
+		new(algo).mutants().Param("mutant", "deliberate bug"),
+		new(algo).variants().Param("variant", "algorithm version"),
 	},
 	Build: Build,
 }
 
-func options[T ~string](xs []T) []model.Option {
-	out := make([]model.Option, len(xs))
-	for i, x := range xs {
-		out[i] = model.Option{Name: string(x)}
-	}
-	return out
-}
-
-// Build compiles a configuration of lme.
+// Build compiles a configuration of lme: the published algorithm changed by
+// the mutant, then by the variant (variants.go).
 func Build(a *model.Args) (model.System, error) {
-	mut := Mutant(a.String("mutant"))
+	alg := newAlgo(a.Int("priorities"))
+	p := model.Apply(alg.protocol(), alg.mutants().Get(a.String("mutant")), alg.variants().Get(a.String("variant")))
 	cfg := model.Config{
 		Nodes:      a.Int("nodes"),
 		Delta:      a.Int("delta"),
 		Requests:   a.Int("locks"),
 		Edges:      a.Edges("topology"),
 		Budget:     model.Budget{Connects: uint8(a.Int("connects")), Disconnects: uint8(a.Int("disconnects"))},
-		ReusePorts: a.Bool("reuse-ports") || mut == ReusePorts,
+		ReusePorts: a.Bool("reuse-ports") || alg.reusePorts,
 	}
-	return model.Compile(Protocol(a.Int("priorities"), mut, Variant(a.String("variant"))), cfg)
+	return model.Compile(p, cfg)
 }
 
 // renamePorts renames every port a node state mentions: its lock, the port

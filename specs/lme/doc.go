@@ -99,4 +99,15 @@
 // cleanup-no-ready (a), win-while-locked (b), setlock-keeps-candidate (c),
 // reuse-ports (d, same as --reuse-ports) and admit-while-competing (e). See
 // lme_test.go for the property that catches each; (e) changes no verdict.
+//
+// # Code
+//
+// actions.go is the published action table (Algorithms 1–3) with the
+// CLEANUP helper, free of variant branches. variants.go holds the variants
+// and mutants, each named once: replacement actions of the same name, and
+// edits that wrap an action or the CLEANUP helper (the algorithm value's
+// cleanup field; cleanup-no-ready replaces it, late-joiners-lose wraps it).
+// Build applies the mutant first and the variant on top of it, so every
+// mutant composes with every variant (the tests run mutants on faithful and
+// on repaired).
 package lme

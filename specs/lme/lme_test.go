@@ -21,31 +21,10 @@ func heavy(t *testing.T) {
 	}
 }
 
-// TestGolden pins state counts and verdicts of the small configurations of
-// issue 3, for the published algorithm and for the repaired variant.
-func TestGolden(t *testing.T) {
-	var cases []spectest.Case
-	for _, vr := range []string{"faithful", "repaired"} {
-		for _, c := range []struct {
-			name   string
-			params model.Values
-		}{
-			{"n2-path", model.Values{}},
-			{"n2-path-disconnect", model.Values{"disconnects": "1"}},
-			{"n2-path-connect", model.Values{"connects": "1"}},
-			{"n2-path-connect-disconnect", model.Values{"connects": "1", "disconnects": "1"}},
-			{"n2-path-locks2", model.Values{"locks": "2"}},
-			{"n2-none-connect", model.Values{"topology": "none", "connects": "1"}},
-		} {
-			p := model.Values{"variant": vr}
-			for k, v := range c.params {
-				p[k] = v
-			}
-			cases = append(cases, spectest.Case{Name: vr + "/" + c.name, Params: p})
-		}
-	}
-	spectest.Golden(t, Spec, "testdata/golden.txt", cases)
-}
+// TestFiles runs the pinned scenarios of testdata/ (make golden rewrites
+// them): the small configurations of issue 3, published and repaired, and
+// lockout freedom under both choice modes.
+func TestFiles(t *testing.T) { spectest.Files(t, Spec, "testdata") }
 
 // TestGoldenHeavy pins the N = 3 configurations of issue 3 that finish in
 // minutes without reduction (BFS only, see spectest.GoldenBFS): a static
@@ -108,14 +87,6 @@ func variants(symmetry bool, cases []spectest.Case) []spectest.Case {
 		}
 	}
 	return out
-}
-
-// TestFirstViolation: the shortest violation of the published algorithm, on
-// two nodes of a static path, is a cycle in Lemma 4's graph.
-func TestFirstViolation(t *testing.T) {
-	spectest.Violations(t, Spec, cexDir, []spectest.Expect{
-		{Name: "faithful-dependency-cycle", Params: model.Values{}, Property: PropAcyclic, Steps: 16},
-	})
 }
 
 // caught is a configuration that violates Property while Baseline (the same

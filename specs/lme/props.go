@@ -39,6 +39,18 @@ func LockSet(w *world, u model.NodeID) model.NodeSet {
 	return s
 }
 
+// lockHolders returns, for each node v, the nodes whose lock sets hold v:
+// mutual exclusion says at most one.
+func lockHolders(w *world) []model.NodeSet {
+	out := make([]model.NodeSet, len(w.Nodes))
+	for u := range w.Nodes {
+		for _, v := range LockSet(w, model.NodeID(u)).All() {
+			out[v] = out[v].Add(model.NodeID(u))
+		}
+	}
+	return out
+}
+
 // persistentSet is {u} ∪ the neighbours connected to u without interruption
 // since u's last InitLock (ghost Persist minus the disconnections u has not
 // seen yet).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mxcheck/mxcheck/explore"
 	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/mxtest"
 	"github.com/mxcheck/mxcheck/specs/maekawa"
 	"github.com/mxcheck/mxcheck/specs/spectest"
 )
@@ -118,26 +119,15 @@ func TestFewestReplacements(t *testing.T) {
 		}
 		t.Logf("N=%d: fewest = %d %s", c.n, got, how)
 	}
-	sys, _ := spectest.Build(t, maekawa.Spec, model.Values{"nodes": "16", "requesters": "0,5", "replace": "0:1=10,0:4=11"})
-	r := spectest.Run(t, sys, explore.Options{Strategy: explore.DFS, NoDeadlock: true})
-	if r.Verdict != explore.Violated || r.Violations[0].Property != "mutual-exclusion" {
-		t.Fatalf("N=16 with 0:1=10,0:4=11: verdict %s, want a mutual-exclusion violation", r.Verdict)
-	}
+	mxtest.Violates(t, maekawa.Spec, model.Values{"nodes": "16", "requesters": "0,5", "replace": "0:1=10,0:4=11"},
+		"mutual-exclusion", 0, explore.Options{Strategy: explore.DFS, NoDeadlock: true})
 }
 
 // TestFullGrid checks N=4 with every node requesting: classic deadlocks,
 // the repaired yield variant is safe and deadlock-free.
 func TestFullGrid(t *testing.T) {
 	heavy(t)
-	for _, c := range []struct {
-		variant string
-		want    explore.Verdict
-	}{{"classic", explore.Violated}, {"yield-fail-displaced", explore.Verified}} {
-		sys, _ := spectest.Build(t, maekawa.Spec, model.Values{"variant": c.variant})
-		r := spectest.Run(t, sys, explore.Options{Continue: true})
-		t.Logf("%s: %s %v distinct=%d", c.variant, r.Verdict, r.Properties, r.Stats.Distinct)
-		if r.Verdict != c.want {
-			t.Errorf("%s: %s, want %s", c.variant, r.Verdict, c.want)
-		}
-	}
+	mxtest.Violates(t, maekawa.Spec, model.Values{"variant": "classic"}, explore.Deadlock, 0)
+	r := mxtest.Check(t, maekawa.Spec, model.Values{"variant": "yield-fail-displaced"})
+	t.Logf("yield-fail-displaced: %v distinct=%d", r.Properties, r.Stats.Distinct)
 }

@@ -102,6 +102,7 @@ var Protocol = model.Protocol[Node, Msg]{
 			return w.Count(func(n *Node) bool { return n.State == Held }) <= 1
 		}},
 	},
+	InCS:     func(n *Node) bool { return n.State == Held },
 	Pending:  func(n *Node) bool { return n.State != Released },
 	Hungry:   func(n *Node) bool { return n.State == Wanted },
 	Liveness: "starvation-freedom",

@@ -53,6 +53,7 @@ var Protocol = model.Protocol[Node, Msg]{
 		Name:  "mutual-exclusion",
 		Holds: func(w *model.World[Node, Msg]) bool { return w.Count(func(n *Node) bool { return n.InCS }) <= 1 },
 	}},
+	InCS:    func(n *Node) bool { return n.InCS },
 	Pending: func(n *Node) bool { return n.Wants || n.InCS },
 	Hungry:  func(n *Node) bool { return n.Wants },
 }
