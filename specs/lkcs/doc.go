@@ -59,6 +59,8 @@
 //     waits, as the issue words it. Liveness (sequence-completion) counts a
 //     process waiting in a sequence as hungry, and is only meaningful where
 //     no process stops holding what a waiting one needs.
+//   - InCS and LockHolders (lock histories) are not declared: the property
+//     is an (l, k) bound per neighbourhood, not a lock.
 //   - candidate_LDR is local to TriggerNomination (emptied before it
 //     returns) and not kept in the state.
 //

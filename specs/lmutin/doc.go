@@ -45,6 +45,8 @@
 //     not counted. A process that has spent its exits therefore ends InCS,
 //     where it blocks nobody, and a state where some process still waits
 //     with nothing enabled is a genuine deadlock.
+//   - InCS and LockHolders (lock histories) are not declared: the property
+//     is a lower bound per neighbourhood, not a lock.
 //   - Pending (deadlock) and hungry (liveness "sequence-completion"): a
 //     process in its exit sequence's wait.
 //
