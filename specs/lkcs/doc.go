@@ -78,8 +78,11 @@
 //     P_j) with P_j ∈ Grant_LDR, (ts_j + d, P_j) ∈ grantedTo_LDR[MUTIN] and
 //     (ts_j, P_j) ∈ grantedTo_LDR[MUTEX] (d = 0 to enter, 1 to exit); the
 //     Trigger carries that ts_j. (For d = 1 the exiting process's ts_i is
-//     ts_j + 1, so its Trigger handler ignores it; the checker has not yet
-//     reached a state where that matters.)
+//     ts_j + 1, so its Trigger handler would ignore it. On every pinned
+//     configuration and the 4-path, faithful and repaired, neither
+//     candidate branch ever finds a candidate — checked once by making a
+//     found candidate panic — so the question does not arise there; when
+//     the branch is taken the set is empty and min(∅) is undefined.)
 //   - deleteMin in TriggerNomination removes the request from the leader's
 //     pendingReq (the RequestByTrigger that follows re-grants it).
 //   - Undefined operations (deleteMin/min/max of ∅, a Relinquish that
