@@ -78,8 +78,8 @@
 //     P_j) with P_j ∈ Grant_LDR, (ts_j + d, P_j) ∈ grantedTo_LDR[MUTIN] and
 //     (ts_j, P_j) ∈ grantedTo_LDR[MUTEX] (d = 0 to enter, 1 to exit); the
 //     Trigger carries that ts_j. (For d = 1 the exiting process's ts_i is
-//     ts_j + 1, so its Trigger handler would ignore it. On every pinned
-//     configuration and the 4-path, faithful and repaired, neither
+//     ts_j + 1, so its Trigger handler would ignore it. On two processes,
+//     the 3-path and the 4-path, faithful and trigger-repaired, neither
 //     candidate branch ever finds a candidate — checked once by making a
 //     found candidate panic — so the question does not arise there; when
 //     the branch is taken the set is empty and min(∅) is undefined.)
