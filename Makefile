@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/mxcheck
 
-.PHONY: build test demo verify bench golden check-all check-lme-n4 simulate-lme-n4 churn-table camera-n4 clean
+.PHONY: build test fuzz-smoke fuzz demo verify bench golden check-all check-lme-n4 simulate-lme-n4 churn-table camera-n4 clean
 
 build:
 	$(GO) build ./...
@@ -12,6 +12,21 @@ build:
 # mutants, and the replay of every stored counterexample.
 test:
 	$(GO) test ./...
+	$(MAKE) fuzz-smoke
+
+# Native Go fuzz targets (.ci/fuzz lists them): spec parameters and
+# checker flags through the CLI, suite files, ITF trace reading and replay,
+# --topology edge lists. Seed corpora are under each package's
+# testdata/fuzz/. fuzz-smoke runs each for FUZZTIME (3 s, part of make
+# test); make fuzz runs each for 5 minutes. A failing input is written to
+# testdata/fuzz/<target>/ and then replays in every go test run.
+FUZZTIME ?= 3s
+
+fuzz-smoke:
+	./.ci/fuzz $(FUZZTIME)
+
+fuzz:
+	$(MAKE) fuzz-smoke FUZZTIME=5m
 
 # Ricart–Agrawala with full membership (verified), then with one membership
 # entry churned away while it runs (the shortest counterexample).

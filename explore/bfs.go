@@ -1,6 +1,10 @@
 package explore
 
-import "github.com/mxcheck/mxcheck/model"
+import (
+	"fmt"
+
+	"github.com/mxcheck/mxcheck/model"
+)
 
 // entry is a state waiting to be expanded.
 type entry struct {
@@ -68,5 +72,11 @@ func (c *Checker) bfs() *Result {
 		cur, next = next, cur
 	}
 	s.queueDisk = cur.disk + next.disk
+	for _, l := range []*level{cur, next} {
+		if l.spillErr != nil {
+			s.warn(fmt.Sprintf("BFS levels beyond %d states stayed in memory: cannot create a temporary file (TMPDIR): %v", max, l.spillErr))
+			break
+		}
+	}
 	return s.result()
 }

@@ -56,6 +56,17 @@
 // (isProgress). Its outcome is never Verified. Violations are minimised
 // (Minimize, minimize.go): greedy deletion to a fixpoint, then a BFS
 // bounded to shorter traces.
+// Limits (Options.Timeout, MemoryMB, Interrupt; limits.go) reach every
+// phase the same way: the search, the canonical labelling under symmetry,
+// the parallel workers inside a level, the liveness graph build and its
+// analysis. A stopped phase makes the verdict Incomplete, never Verified.
+// Checker.Check turns a panic in the system's own code into a *SpecPanic
+// naming the action or invariant and carrying the trace to the state.
+//
+// Replay (replay.go, itf.go, itf_strict.go) reads a trace strictly (one
+// JSON document, no repeated or re-cased keys, at most MaxITFBytes) and
+// re-evaluates the property it names, of the kind it names, on the states
+// it replays.
 //
 // Results are deterministic: the same System and Options give the same
 // verdict, counts and traces on every run (wall-clock figures aside).

@@ -175,7 +175,7 @@ func TestContinue(t *testing.T) {
 }
 
 func TestOptionsValidated(t *testing.T) {
-	for _, o := range []Options{{MaxStates: -1}, {MaxDepth: -1}, {Timeout: -1}, {MemoryMB: -1}, {Strategy: 9}} {
+	for _, o := range []Options{{MaxStates: -1}, {MaxDepth: -1}, {Timeout: -1}, {MemoryMB: -1}, {Strategy: 9}, {Workers: MaxWorkers + 1}, {Workers: 100_000_000}} {
 		if _, err := New(counter, o); err == nil {
 			t.Errorf("New accepted %+v", o)
 		}

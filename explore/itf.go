@@ -87,8 +87,11 @@ func (t *ITFTrace) Write(w io.Writer) error {
 // ReadITF parses an ITF trace written by mxcheck. The error says in one line
 // what is malformed.
 func ReadITF(r io.Reader) (*ITFTrace, error) {
-	data, err := io.ReadAll(r)
+	data, err := readLimited(r, MaxITFBytes)
 	if err != nil {
+		return nil, err
+	}
+	if err := strictJSON(data); err != nil {
 		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -108,6 +111,12 @@ func ReadITF(r io.Reader) (*ITFTrace, error) {
 		return nil, fmt.Errorf("trace has unknown violation kind %q", t.Meta.Kind)
 	case len(t.States) == 0:
 		return nil, errors.New("trace has no states")
+	case t.Meta.Length != len(t.States)-1:
+		return nil, fmt.Errorf(`"#meta" says %d steps, the trace has %d`, t.Meta.Length, len(t.States)-1)
+	case t.Meta.Kind == "deadlock" && t.Meta.Property != Deadlock:
+		return nil, fmt.Errorf("a deadlock trace violates %s, not %q", Deadlock, t.Meta.Property)
+	case t.Meta.Kind != "deadlock" && t.Meta.Property == Deadlock:
+		return nil, fmt.Errorf("%s is violated by a deadlock trace, not a %s trace", Deadlock, t.Meta.Kind)
 	}
 	if err := t.checkLasso(); err != nil {
 		return nil, err
@@ -116,6 +125,9 @@ func ReadITF(r io.Reader) (*ITFTrace, error) {
 		m, ok := s["#meta"].(map[string]any)
 		if !ok {
 			return nil, fmt.Errorf("state %d has no \"#meta\"", i)
+		}
+		if idx, ok := m["index"]; ok && fmt.Sprint(idx) != fmt.Sprint(i) {
+			return nil, fmt.Errorf("state %d has \"index\" %v", i, idx)
 		}
 		if i > 0 {
 			if _, ok := m["step"].(string); !ok {

@@ -31,7 +31,22 @@ type level struct {
 	into   model.State // decoding target, reused
 	err    error       // the first write error
 	noDisk bool        // no temporary file could be created
-	disk   int64       // bytes written, over every use of the level
+	// spillErr says why not (the level then stays in memory; the result
+	// warns about it)
+	spillErr error
+	disk     int64 // bytes that reached the file, over every use of the level
+}
+
+// countingWriter counts the bytes its writer accepted.
+type countingWriter struct {
+	w io.Writer
+	n *int64
+}
+
+func (c countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	*c.n += int64(n)
+	return n, err
 }
 
 // push appends st (the search's transient state: it is cloned or encoded
@@ -41,10 +56,10 @@ func (l *level) push(sys model.System, st model.State, id uint32) {
 	if l.codec != nil && len(l.mem) >= l.max && l.file == nil && !l.noDisk {
 		f, err := scratchFile("mxcheck-level-*")
 		if err != nil {
-			l.noDisk = true // keep the level in memory
+			l.noDisk, l.spillErr = true, err // keep the level in memory
 		} else {
 			l.file = f
-			l.w = bufio.NewWriterSize(io.NewOffsetWriter(f, 0), 1<<20)
+			l.w = bufio.NewWriterSize(countingWriter{io.NewOffsetWriter(f, 0), &l.disk}, 1<<20)
 		}
 	}
 	if l.file == nil || len(l.mem) < l.max {
@@ -59,7 +74,6 @@ func (l *level) push(sys model.System, st model.State, id uint32) {
 		l.err = err
 	}
 	l.off += int64(len(l.buf))
-	l.disk += int64(len(l.buf))
 }
 
 // each calls fn on every state of the level in order, until fn returns
@@ -119,7 +133,7 @@ func (l *level) reset() {
 	l.mem = l.mem[:0]
 	l.n, l.off = 0, 0
 	if l.w != nil {
-		l.w.Reset(io.NewOffsetWriter(l.file, 0))
+		l.w.Reset(countingWriter{io.NewOffsetWriter(l.file, 0), &l.disk})
 	}
 }
 

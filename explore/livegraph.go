@@ -1,9 +1,7 @@
 package explore
 
 import (
-	"runtime/metrics"
 	"sort"
-	"time"
 
 	"github.com/mxcheck/mxcheck/model"
 )
@@ -200,28 +198,14 @@ func (l *edgeLister) list(st model.State, onNext func(e *localEdge, next model.S
 // graphLimits applies the search's limits to the graph build.
 type graphLimits struct {
 	maxStates int
-	deadline  time.Time
-	memoryMB  int
-	mem       []metrics.Sample
+	lim       *limits
 }
 
-func (lim *graphLimits) exceeded(n int) string {
-	switch {
-	case lim.maxStates > 0 && n > lim.maxStates:
+func (gl *graphLimits) exceeded(n int) string {
+	if gl.maxStates > 0 && n > gl.maxStates {
 		return "max-states"
-	case !lim.deadline.IsZero() && time.Now().After(lim.deadline):
-		return "timeout"
 	}
-	if lim.memoryMB > 0 {
-		if lim.mem == nil {
-			lim.mem = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		}
-		metrics.Read(lim.mem)
-		if lim.mem[0].Value.Uint64() > uint64(lim.memoryMB)<<20 {
-			return "memory"
-		}
-	}
-	return ""
+	return gl.lim.check(true)
 }
 
 // buildGraph explores sys breadth-first and stores every state and edge.

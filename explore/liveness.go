@@ -85,7 +85,7 @@ func (s *search) liveness(r *Result) {
 	opt := &s.c.opt
 	mode := opt.Choices.String()
 	l := &edgeLister{sys: s.c.sys, fair: s.c.sys.(model.Fair), adv: opt.Choices == Adversarial, classes: map[string]uint32{}}
-	lim := &graphLimits{maxStates: opt.MaxStates, deadline: s.deadline, memoryMB: opt.MemoryMB}
+	lim := &graphLimits{maxStates: opt.MaxStates, lim: s.lim}
 	var progress func(int, int)
 	if w := opt.Progress; w != nil {
 		last := time.Now()
@@ -99,18 +99,26 @@ func (s *search) liveness(r *Result) {
 	t0 := time.Now()
 	g, limit := buildGraph(l, lim, progress)
 	build := time.Since(t0)
-	if limit != "" {
+	stopped := func(limit string) {
 		if r.Limit == "" {
 			r.Limit = limit
 		}
 		if r.Verdict == Verified {
 			r.Verdict = Incomplete
 		}
+	}
+	if limit != "" {
+		stopped(limit)
 		return
 	}
 	t1 := time.Now()
 	a := newAnalysis(g, opt.Choices == Probabilistic)
+	a.lim = s.lim
 	u, entry, found := a.search()
+	if a.limit != "" {
+		stopped(a.limit)
+		return
+	}
 	st := &LivenessStats{
 		Choices: mode, States: int64(g.states()), Edges: int64(len(g.dst)), Classes: g.nclass,
 		HungryStates: a.hungryStates, Rounds: a.maxRounds, GraphBytes: g.bytes(), Build: build,
@@ -150,6 +158,10 @@ type analysis struct {
 
 	hungryStates int64
 	maxRounds    int
+	// lim stops the analysis between SCC decompositions; limit then names
+	// the limit reached and the result is not to be used.
+	lim   *limits
+	limit string
 }
 
 func newAnalysis(g *liveGraph, prob bool) *analysis {
@@ -175,7 +187,11 @@ func (a *analysis) search() (model.NodeID, uint32, bool) {
 	}
 	best, bestU, found := noParent, model.NodeID(0), false
 	for _, u := range all.All() {
-		if e, ok := a.analyse(u); ok && e < best {
+		e, ok := a.analyse(u)
+		if a.limit != "" {
+			return 0, 0, false
+		}
+		if ok && e < best {
 			best, bestU, found = e, u, true
 		}
 	}
@@ -210,6 +226,9 @@ func (a *analysis) analyse(u model.NodeID) (uint32, bool) {
 	})
 	rounds := 0
 	for {
+		if a.limit = a.lim.check(true); a.limit != "" {
+			return 0, false
+		}
 		rounds++
 		a.scc.run(g.off, g.dst, a.in, a.alive, a.comp)
 		if !a.prob {

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"time"
 )
@@ -52,7 +53,8 @@ type Options struct {
 	// (shortest, under BFS) violation of every property.
 	Continue bool
 	// Workers is the number of goroutines of a parallel BFS; 0 or 1 means
-	// the sequential search. The result is identical either way.
+	// the sequential search, and at most MaxWorkers. The result is
+	// identical either way.
 	Workers int
 	// POR turns on partial-order reduction (package reduce).
 	POR bool
@@ -76,6 +78,10 @@ type Options struct {
 	// ProgressEvery is the progress interval; 0 means 3 seconds.
 	ProgressEvery time.Duration
 }
+
+// MaxWorkers bounds Options.Workers: each worker holds its own buffers,
+// and beyond a few per core they only add memory and scheduling.
+const MaxWorkers = 256
 
 // Choices is how liveness treats the outcomes of random choices.
 type Choices uint8
@@ -113,6 +119,8 @@ func (o *Options) validate() error {
 		return errors.New("unknown choices mode")
 	case o.Workers < 0:
 		return errors.New("workers must not be negative")
+	case o.Workers > MaxWorkers:
+		return fmt.Errorf("workers must be at most %d (a few per core is plenty), got %d", MaxWorkers, o.Workers)
 	case o.Workers > 1 && o.Strategy != BFS:
 		return errors.New("the parallel search is a BFS: --workers > 1 needs --strategy bfs")
 	case o.Workers > 1 && o.POR:

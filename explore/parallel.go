@@ -32,6 +32,7 @@ type pworker struct {
 	c              *Checker
 	canon          *reduce.Canonical
 	key, keyS, fpk []byte
+	inv            string // the invariant being evaluated, for SpecPanic
 }
 
 func (w *pworker) fingerprint(st model.State) uint64 {
@@ -68,10 +69,12 @@ func (w *pworker) expand(st model.State, cut bool, seen *seenSet, out *pexp) {
 		}
 		var fails uint64
 		for i, iv := range c.inv {
+			w.inv = iv.Name
 			if !iv.Holds(next) {
 				fails |= 1 << i
 			}
 		}
+		w.inv = ""
 		out.succ = append(out.succ, psucc{fp: fp, fails: fails, st: c.sys.Clone(next)})
 		return true
 	})
@@ -93,6 +96,7 @@ func (c *Checker) parallelBFS() *Result {
 		workers[i] = &pworker{c: c}
 		if c.sym != nil {
 			workers[i].canon = reduce.NewCanonical(c.sym)
+			workers[i].canon.Stop = func() bool { return s.lim.check(false) != "" }
 		}
 	}
 	var exps []pexp
@@ -105,22 +109,43 @@ func (c *Checker) parallelBFS() *Result {
 		var nextBlock atomic.Int64
 		const block = 64
 		var wg sync.WaitGroup
+		var limited atomic.Value // the limit a worker reached mid-level
+		limited.Store("")
+		var panicked atomic.Pointer[workerPanic] // the first panic of the system's code
 		for _, w := range workers {
 			wg.Add(1)
 			go func(w *pworker) {
 				defer wg.Done()
+				i := -1
+				defer func() {
+					if v := recover(); v != nil {
+						panicked.CompareAndSwap(nil, &workerPanic{value: v, id: cur[i].id, inv: w.inv})
+						limited.CompareAndSwap("", "panic")
+					}
+				}()
 				for {
 					lo := int(nextBlock.Add(block)) - block
 					if lo >= len(cur) {
 						return
 					}
-					for i := lo; i < min(lo+block, len(cur)); i++ {
+					if l := s.lim.check(false); l != "" {
+						limited.CompareAndSwap("", l)
+						return
+					}
+					for i = lo; i < min(lo+block, len(cur)); i++ {
 						w.expand(cur[i].st, cut, s.seen, &exps[i])
 					}
 				}
 			}(w)
 		}
 		wg.Wait()
+		if p := panicked.Load(); p != nil {
+			panic(p) // to Check, on the search's own goroutine
+		}
+		if l := limited.Load().(string); l != "" {
+			s.halt(l) // the level is only partly expanded: merge none of it
+			break
+		}
 		next = nil
 		for i := range cur {
 			s.merge(cur[i], &exps[i], cut, depth, &next)
@@ -130,6 +155,11 @@ func (c *Checker) parallelBFS() *Result {
 			}
 		}
 		cur, next = next, nil
+	}
+	for _, w := range workers {
+		if w.canon != nil {
+			s.symBounded += w.canon.Bounded
+		}
 	}
 	return s.result()
 }

@@ -77,6 +77,12 @@ func (c *Checker) shorten(r *Result) {
 		return
 	}
 	opt := c.opt
+	if opt.Timeout > 0 {
+		// The time limit covers the whole run, shortening included.
+		if opt.Timeout -= r.Stats.Elapsed; opt.Timeout <= 0 {
+			return
+		}
+	}
 	opt.POR, opt.Continue, opt.MaxDepth, opt.MaxStates, opt.Progress = false, true, longest-1, 0, nil
 	plain, err := New(c.sys, opt)
 	if err != nil {

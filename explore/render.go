@@ -27,6 +27,9 @@ func WriteText(w io.Writer, r *Result) error {
 	if r.Verdict == Incomplete {
 		verdict += " (stopped by " + r.Limit + "; nothing is proven)"
 	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
 	fmt.Fprintf(&b, "verdict: %s\n", verdict)
 	writeStats(&b, r.Stats)
 	if r.Liveness != nil {
@@ -88,6 +91,9 @@ func writeStats(b *strings.Builder, s Stats) {
 	fmt.Fprintf(b, "distinct states: %d  transitions: %d  depth: %d\n", s.Distinct, s.Transitions, s.Depth)
 	fmt.Fprintf(b, "time: %.2fs  states/s: %.0f  seen-set: %.1f bytes/state  fingerprint collision probability: %.1e\n",
 		s.Elapsed.Seconds(), s.Rate, s.BytesPerState, s.Collision)
+	if s.SymmetryBounded > 0 {
+		fmt.Fprintf(b, "symmetry: %d states got a bounded, not provably canonical representative (sound; the distinct count may exceed the orbits)\n", s.SymmetryBounded)
+	}
 	if s.LinkDisk > 0 || s.QueueDisk > 0 {
 		fmt.Fprintf(b, "spilled to disk: parent links %.1f MiB, BFS levels %.1f MiB\n", float64(s.LinkDisk)/(1<<20), float64(s.QueueDisk)/(1<<20))
 	}

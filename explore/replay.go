@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/mxcheck/mxcheck/model"
 )
@@ -37,12 +38,23 @@ func replay(sys model.System, t *ITFTrace) ReplayResult {
 	if !ok {
 		return ReplayResult{Reason: "the system cannot describe its states"}
 	}
+	if err := checkProperty(sys, t); err != nil {
+		return ReplayResult{Reason: err.Error()}
+	}
 	states, steps, failed := follow(sys, desc, t.States, t.stepLabel)
 	switch {
 	case failed == 0:
 		return ReplayResult{Reason: "the first state is not an initial state of the current model"}
 	case failed > 0:
 		return ReplayResult{Steps: failed - 1, Reason: fmt.Sprintf("diverged at step %d: %q is not enabled or leads elsewhere", failed, t.stepLabel(failed))}
+	}
+	for i, step := range steps {
+		if k, ok := t.States[i+1]["#meta"].(map[string]any)["kind"]; ok && k != step.Kind.String() {
+			return ReplayResult{Steps: i, Reason: fmt.Sprintf("diverged at step %d: %q is a %s step, not %v", i+1, t.stepLabel(i+1), step.Kind, k)}
+		}
+	}
+	if t.Vars != nil && !sameVars(t.Vars, states[0], desc) {
+		return ReplayResult{Reason: fmt.Sprintf("the trace's \"vars\" %v are not the model's variables", t.Vars)}
 	}
 	cur := states[len(states)-1]
 	n := len(t.States) - 1
@@ -69,6 +81,57 @@ func replay(sys model.System, t *ITFTrace) ReplayResult {
 		}
 		return ReplayResult{Steps: n, Reason: fmt.Sprintf("the model has no invariant %q", t.Meta.Property)}
 	}
+}
+
+// checkProperty checks that the trace's property is one sys has, of the
+// trace's kind: an invariant of sys, deadlock freedom (only for a deadlock
+// trace), or sys's liveness property (only for a lasso). Replay then
+// re-evaluates exactly that property on the replayed states.
+func checkProperty(sys model.System, t *ITFTrace) error {
+	p := t.Meta.Property
+	switch t.Meta.Kind {
+	case "deadlock":
+		if p != Deadlock {
+			return fmt.Errorf("a deadlock trace violates %s, not %q", Deadlock, p)
+		}
+		if _, ok := sys.(model.WorkPending); !ok {
+			return fmt.Errorf("the model has no deadlock check (no pending work)")
+		}
+		return nil
+	case "liveness":
+		name, err := livenessProperty(sys)
+		if err != nil {
+			return err
+		}
+		if p != name {
+			return fmt.Errorf("the model's liveness property is %s, not %q", name, p)
+		}
+		return nil
+	case "invariant":
+		var names []string
+		for _, iv := range sys.Invariants() {
+			if iv.Name == p {
+				return nil
+			}
+			names = append(names, iv.Name)
+		}
+		return fmt.Errorf("the model has no invariant %q (it has: %s)", p, strings.Join(names, ", "))
+	}
+	return fmt.Errorf("unknown violation kind %q", t.Meta.Kind)
+}
+
+// sameVars reports whether vars are exactly the variables of s's ITF form.
+func sameVars(vars []string, s model.State, desc model.Describer) bool {
+	m := desc.ITF(s)
+	if len(m) != len(vars) {
+		return false
+	}
+	for _, v := range vars {
+		if _, ok := m[v]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // deadlocked reports whether s has pending work and no step but stutters and
@@ -105,6 +168,9 @@ func ReplayReader(r io.Reader, lookup func(name string) *model.Spec) (ReplayResu
 	}
 	sys, _, err := spec.Compile(t.Meta.Params)
 	if err != nil {
+		return ReplayResult{}, err
+	}
+	if err := checkProperty(sys, t); err != nil {
 		return ReplayResult{}, err
 	}
 	return Replay(sys, t), nil

@@ -123,6 +123,11 @@ type Stats struct {
 	// AmpleStates is the number of states expanded with a partial-order
 	// reduced (ample) set rather than fully.
 	AmpleStates int64 `json:"ample_states,omitempty"`
+	// SymmetryBounded is the number of states whose symmetry-reduced key
+	// was not proven canonical (the canonical labelling hit
+	// reduce.MaxKeysPerState): sound, but one orbit may then be counted
+	// more than once, so Distinct is an upper bound on the orbits.
+	SymmetryBounded int64 `json:"symmetry_bounded_states,omitempty"`
 	// ShortenStates is the number of states a plain bounded BFS explored to
 	// make counterexamples found under partial-order reduction shortest.
 	ShortenStates int64 `json:"shorten_states,omitempty"`
@@ -146,6 +151,12 @@ type Result struct {
 	// comparable across strategies.
 	Exhausted bool  `json:"exhausted"`
 	Stats     Stats `json:"stats"`
+	// Warnings are things the user should know about the run that do not
+	// change the verdict (e.g. no temporary file for BFS levels).
+	Warnings []string `json:"warnings,omitempty"`
+	// Spec and Params name the configuration checked; the CLI fills them.
+	Spec   string            `json:"spec,omitempty"`
+	Params map[string]string `json:"params,omitempty"`
 	// Liveness holds the figures of the liveness pass, when it ran.
 	Liveness *LivenessStats `json:"liveness,omitempty"`
 }

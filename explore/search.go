@@ -3,7 +3,6 @@ package explore
 import (
 	"fmt"
 	"math"
-	"runtime/metrics"
 	"time"
 
 	"github.com/mxcheck/mxcheck/model"
@@ -20,6 +19,7 @@ type Checker struct {
 	sym    model.Symmetric    // non-nil when symmetry reduction is on
 	ind    model.Independence // non-nil when partial-order reduction is on
 	codec  model.Codec        // non-nil when states can be written to disk
+	active *search            // the latest search, for SpecPanic
 }
 
 // New validates opt against sys and returns a Checker.
@@ -83,42 +83,42 @@ type found struct {
 
 // search is the state of one run.
 type search struct {
-	c         *Checker
-	seen      *seenSet
-	links     *linkStore
-	queueDisk int64  // bytes of BFS levels written to disk
-	n         uint32 // distinct states so far
-	trans     int64
-	depth     int
-	found     []found
-	violated  map[string]bool
-	stop      bool
-	limit     string
-	start     time.Time
-	deadline  time.Time
-	lastTick  time.Time
-	ticks     int
-	queue     func() int
-	key       []byte
-	keyS      []byte
-	fpKey     []byte
-	keyA      []byte
-	reduced   int64             // states expanded with an ample set
-	canon     *reduce.Canonical // non-nil under symmetry reduction
-	memCheck  []metrics.Sample
+	c          *Checker
+	seen       *seenSet
+	links      *linkStore
+	queueDisk  int64  // bytes of BFS levels written to disk
+	n          uint32 // distinct states so far
+	trans      int64
+	depth      int
+	found      []found
+	violated   map[string]bool
+	stop       bool
+	limit      string
+	start      time.Time
+	lim        *limits
+	lastTick   time.Time
+	ticks      int
+	queue      func() int
+	key        []byte
+	keyS       []byte
+	fpKey      []byte
+	keyA       []byte
+	reduced    int64             // states expanded with an ample set
+	canon      *reduce.Canonical // non-nil under symmetry reduction
+	at         panicSite         // what the search is doing, for SpecPanic
+	canonCalls uint32
+	symBounded int64 // from parallel workers' canonicalisers, and s.canon's
+	warnings   []string
 }
 
 func (c *Checker) newSearch() *search {
 	s := &search{c: c, seen: newSeenSet(), links: newLinkStore(), violated: map[string]bool{}, start: time.Now()}
 	s.lastTick = s.start
-	if c.opt.Timeout > 0 {
-		s.deadline = s.start.Add(c.opt.Timeout)
-	}
+	s.lim = newLimits(&c.opt, s.start)
+	c.active = s
 	if c.sym != nil {
 		s.canon = reduce.NewCanonical(c.sym)
-	}
-	if c.opt.MemoryMB > 0 {
-		s.memCheck = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		s.canon.Stop = func() bool { return s.lim.check(false) != "" }
 	}
 	return s
 }
@@ -142,14 +142,17 @@ func (s *search) discover(l link, st model.State, depth int) (uint32, bool) {
 	if depth > s.depth {
 		s.depth = depth
 	}
+	outer := s.at
 	for _, iv := range s.c.inv {
 		if s.violated[iv.Name] {
 			continue
 		}
+		s.at = panicSite{id: id, inv: iv.Name, valid: true}
 		if !iv.Holds(st) {
 			s.record(iv.Name, "invariant", id)
 		}
 	}
+	s.at = outer
 	if s.c.opt.MaxStates > 0 && int(s.n) >= s.c.opt.MaxStates && !s.stop {
 		s.halt("max-states")
 	}
@@ -159,6 +162,13 @@ func (s *search) discover(l link, st model.State, depth int) (uint32, bool) {
 // fingerprint is the fingerprint of st's key, canonical under symmetry.
 func (s *search) fingerprint(st model.State) uint64 {
 	if s.canon != nil {
+		// Canonical labelling can take milliseconds a state: look at the
+		// limits between states too, not only between expansions.
+		if s.canonCalls++; s.canonCalls&15 == 0 && !s.stop {
+			if limit := s.lim.check(false); limit != "" {
+				s.halt(limit)
+			}
+		}
 		s.fpKey = s.canon.AppendKey(s.fpKey[:0], st)
 	} else {
 		s.fpKey = s.c.sys.AppendKey(s.fpKey[:0], st)
@@ -186,6 +196,9 @@ func (s *search) propertyCount() int {
 	return n
 }
 
+// warn notes something the user should know about the run.
+func (s *search) warn(msg string) { s.warnings = append(s.warnings, msg) }
+
 // halt stops the search because a limit was reached.
 func (s *search) halt(limit string) {
 	s.stop = true
@@ -202,6 +215,7 @@ func (s *search) expand(id uint32, st model.State, depth int, keep func(next mod
 	if s.stop {
 		return
 	}
+	s.at = panicSite{id: id, valid: true} // left set if the system panics
 	cut := s.c.opt.MaxDepth > 0 && depth >= s.c.opt.MaxDepth
 	checkDeadlock := s.c.worker != nil && !s.violated[Deadlock]
 	progress := false
@@ -240,6 +254,7 @@ func (s *search) expand(id uint32, st model.State, depth int, keep func(next mod
 	if checkDeadlock && !progress && !s.stop && s.c.worker.Pending(st) {
 		s.record(Deadlock, "deadlock", id)
 	}
+	s.at.valid = false
 }
 
 // tick applies the time and memory limits and prints progress.
@@ -248,23 +263,10 @@ func (s *search) tick() {
 	if s.ticks&255 != 0 {
 		return
 	}
+	if limit := s.lim.check(s.ticks&(1<<14-1) == 0); limit != "" {
+		s.halt(limit)
+	}
 	now := time.Now()
-	if !s.deadline.IsZero() && now.After(s.deadline) {
-		s.halt("timeout")
-	}
-	if s.c.opt.Interrupt != nil {
-		select {
-		case <-s.c.opt.Interrupt:
-			s.halt("interrupt")
-		default:
-		}
-	}
-	if s.memCheck != nil && s.ticks&(1<<14-1) == 0 {
-		metrics.Read(s.memCheck)
-		if s.memCheck[0].Value.Uint64() > uint64(s.c.opt.MemoryMB)<<20 {
-			s.halt("memory")
-		}
-	}
 	if w := s.c.opt.Progress; w != nil && now.Sub(s.lastTick) >= s.c.opt.ProgressEvery {
 		s.lastTick = now
 		el := now.Sub(s.start).Seconds()
@@ -279,6 +281,7 @@ func (s *search) tick() {
 
 // result assembles the Result, rebuilding the trace of each violation.
 func (s *search) result() *Result {
+	s.at.valid = false
 	el := time.Since(s.start)
 	r := &Result{Strategy: s.c.opt.Strategy.String(), Limit: s.limit, Exhausted: !s.stop && s.limit == ""}
 	switch {
@@ -317,19 +320,27 @@ func (s *search) result() *Result {
 		}
 		r.Violations = append(r.Violations, v)
 	}
+	if s.canon != nil {
+		s.symBounded += s.canon.Bounded
+	}
+	if s.links.err != nil {
+		s.warn(fmt.Sprintf("parent links stayed in memory: the temporary file (TMPDIR) failed: %v", s.links.err))
+	}
+	r.Warnings = s.warnings
 	lb := s.links.memory()
 	s.links.close()
 	n := float64(s.n)
 	r.Stats = Stats{
-		Distinct:    int64(s.n),
-		Transitions: s.trans,
-		Depth:       s.depth,
-		Elapsed:     el,
-		SeenBytes:   s.seen.bytes() + lb,
-		LinkDisk:    s.links.disk,
-		QueueDisk:   s.queueDisk,
-		Collision:   n * (n - 1) / math.Exp2(65),
-		AmpleStates: s.reduced,
+		Distinct:        int64(s.n),
+		Transitions:     s.trans,
+		Depth:           s.depth,
+		Elapsed:         el,
+		SeenBytes:       s.seen.bytes() + lb,
+		LinkDisk:        s.links.disk,
+		QueueDisk:       s.queueDisk,
+		Collision:       n * (n - 1) / math.Exp2(65),
+		AmpleStates:     s.reduced,
+		SymmetryBounded: s.symBounded,
 	}
 	if el > 0 {
 		r.Stats.Rate = n / el.Seconds()

@@ -2,7 +2,9 @@ package model
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -165,13 +167,20 @@ func ParseEdges(text string) ([]Edge, error) {
 	var out []Edge
 	for _, item := range strings.Split(text, ",") {
 		item = strings.TrimSpace(item)
-		var u, p, v, q int
-		var rest string
-		n, _ := fmt.Sscanf(item, "%d.%d-%d.%d%s", &u, &p, &v, &q, &rest)
-		if n != 4 || u < 0 || p < 0 || v < 0 || q < 0 || u > 255 || v > 255 || p > 255 || q > 255 {
+		m := edgeSyntax.FindStringSubmatch(item)
+		var f [4]int
+		ok := m != nil
+		for k := 0; ok && k < 4; k++ {
+			f[k], _ = strconv.Atoi(m[k+1])
+			ok = f[k] <= 255
+		}
+		if !ok {
 			return nil, fmt.Errorf("%q is not an edge of the form u.p-v.q (node.port-node.port)", item)
 		}
-		out = append(out, Edge{U: NodeID(u), P: Port(p), V: NodeID(v), Q: Port(q)})
+		out = append(out, Edge{U: NodeID(f[0]), P: Port(f[1]), V: NodeID(f[2]), Q: Port(f[3])})
 	}
 	return out, nil
 }
+
+// edgeSyntax is one edge u.p-v.q: decimal numbers, no signs or spaces.
+var edgeSyntax = regexp.MustCompile(`^([0-9]{1,3})\.([0-9]{1,3})-([0-9]{1,3})\.([0-9]{1,3})$`)

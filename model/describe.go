@@ -31,6 +31,9 @@ func (m *Machine[N, M]) DescribeStep(s State, t Transition) string {
 		u, v := t.Node, NodeID(t.Arg[1])
 		switch t.Action {
 		case MoveConnect:
+			if m.p.Links.LinkUp != nil {
+				return fmt.Sprintf("adversary connect %v.%d-%v.%d static=%v", u, t.Arg[0], v, t.Arg[2], [2]NodeID{u, v}[t.Msg&staticArg])
+			}
 			return fmt.Sprintf("adversary connect %v.%d-%v.%d", u, t.Arg[0], v, t.Arg[2])
 		case MoveDisconnect:
 			return fmt.Sprintf("adversary disconnect %v.%d-%v.%d", u, t.Arg[0], v, t.Arg[2])

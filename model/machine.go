@@ -154,7 +154,7 @@ func (m *Machine[N, M]) Pending(s State) bool {
 		return false
 	}
 	for i := range w.Nodes {
-		if !w.Meta[i].Crashed && m.p.Pending(&w.Nodes[i]) {
+		if !w.Meta[i].Crashed && m.p.Pending(&w.Nodes[i]) && (m.p.Excused == nil || !m.p.Excused(w, NodeID(i))) {
 			return true
 		}
 	}
@@ -176,16 +176,33 @@ func (m *Machine[N, M]) Successors(s State, yield func(Transition, State) bool) 
 	*c = Ctx[N, M]{m: m}
 	recordHint(&sc.hint, w, m.cfg.Delta)
 	next.hint = &sc.hint
+	var at actionAt
+	defer func() {
+		if r := recover(); r != nil {
+			if at.yielding || !at.running {
+				panic(r)
+			}
+			panic(&ActionPanic{Node: at.u, Action: m.p.Actions[at.ai].Name, Value: r})
+		}
+	}()
+	inner := func(t Transition, s State) bool {
+		at.yielding = true
+		ok := yield(t, s)
+		at.yielding = false
+		return ok
+	}
 	for u := range w.Nodes {
 		if w.Meta[u].Crashed {
 			continue
 		}
 		for ai := range m.p.Actions {
-			if !m.nodeAction(w, next, c, NodeID(u), ai, yield) {
+			at = actionAt{u: NodeID(u), ai: ai, running: true}
+			if !m.nodeAction(w, next, c, NodeID(u), ai, inner) {
 				return
 			}
 		}
 	}
+	at.running = false
 	next.hint.dirty = allDirty // an adversary move may change any node's bookkeeping
 	if assume := m.p.Assume; assume != nil {
 		m.adversary(w, next, func(t Transition, s State) bool {
@@ -304,13 +321,21 @@ func (m *Machine[N, M]) adversary(w, next *World[N, M], yield func(Transition, S
 						if !m.freePort(w, NodeID(v), Port(q)) {
 							continue
 						}
-						next.copyFrom(w)
-						next.Budget.Connects--
-						next.Meta[u].Links[p] = makeLink(NodeID(v), Port(q))
-						next.Meta[v].Links[q] = makeLink(NodeID(u), Port(p))
-						t := Transition{Kind: AdversaryStep, Node: NodeID(u), Action: MoveConnect, Arg: [3]uint8{uint8(p), uint8(v), uint8(q)}}
-						if !yield(t, next) {
-							return
+						for static := 0; static <= 1; static++ {
+							if static == staticArg && m.p.Links.LinkUp == nil {
+								break
+							}
+							next.copyFrom(w)
+							next.Budget.Connects--
+							next.Meta[u].Links[p] = makeLink(NodeID(v), Port(q))
+							next.Meta[v].Links[q] = makeLink(NodeID(u), Port(p))
+							if m.p.Links.LinkUp != nil {
+								m.notifyUp(next, NodeID(u), Port(p), NodeID(v), Port(q), [2]NodeID{NodeID(u), NodeID(v)}[static])
+							}
+							t := Transition{Kind: AdversaryStep, Node: NodeID(u), Action: MoveConnect, Msg: uint16(static), Arg: [3]uint8{uint8(p), uint8(v), uint8(q)}}
+							if !yield(t, next) {
+								return
+							}
 						}
 					}
 				}
@@ -329,9 +354,13 @@ func (m *Machine[N, M]) adversary(w, next *World[N, M], yield func(Transition, S
 				next.Budget.Disconnects--
 				next.Meta[u].Links[p] = noLink
 				next.Meta[v].Links[q] = noLink
-				next.Meta[u].D = next.Meta[u].D.Add(Port(p))
-				next.Meta[v].D = next.Meta[v].D.Add(q)
 				next.dropEdge(NodeID(u), Port(p), v, q)
+				if m.p.Links.LinkDown != nil {
+					m.notifyDown(next, NodeID(u), Port(p), v, q)
+				} else {
+					next.Meta[u].D = next.Meta[u].D.Add(Port(p))
+					next.Meta[v].D = next.Meta[v].D.Add(q)
+				}
 				t := Transition{Kind: AdversaryStep, Node: NodeID(u), Action: MoveDisconnect, Arg: [3]uint8{uint8(p), uint8(v), uint8(q)}}
 				if !yield(t, next) {
 					return

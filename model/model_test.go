@@ -292,7 +292,7 @@ func TestTopology(t *testing.T) {
 	if e, err := ParseEdges("0.1-1.2,1.1-2.1"); err != nil || fmt.Sprint(e) != "[n0.1-n1.2 n1.1-n2.1]" {
 		t.Errorf("ParseEdges: %v %v", e, err)
 	}
-	for _, bad := range []string{"0.1-1", "a.b-c.d", "0.1-1.2x", "-1.1-2.1", ""} {
+	for _, bad := range []string{"0.1-1", "a.b-c.d", "0.1-1.2x", "-1.1-2.1", "", "0. 1-1. 1", "0 .1-1.1", "+0.1-1.1", "0.1 - 1.1", "0.1-1.1 0.2-2.1", "0.0x1-1.1", "0.1-1.1,", "1000.1-1.1", "0.1-1.256"} {
 		if _, err := ParseEdges(bad); err == nil {
 			t.Errorf("ParseEdges(%q) accepted", bad)
 		}

@@ -136,6 +136,14 @@ type Protocol[N Value, M Message] struct {
 	// configuration c: preconditions a user should see, such as whether a
 	// membership graph has the property a theorem assumes.
 	Notes func(c *Config) []string
+	// Links, optional, declares link-level notifications delivered
+	// atomically with connect and disconnect moves (notify.go).
+	Links Notifications[N, M]
+	// Excused, optional, reports whether pending node i of w is outside
+	// the protocol's progress claim (failure locality: a crashed node
+	// within the claimed distance, locality.go); deadlock detection then
+	// ignores it.
+	Excused func(w *World[N, M], i NodeID) bool
 }
 
 // Ctx is what an action sees of the world beyond its own node state: the

@@ -54,6 +54,9 @@ func TestBrowserServe(t *testing.T) {
 	b.do(t, chromedp.Click(chromedp.CSS("#find")))
 	waitText(t, b, "#message", "mutual-exclusion violated after 11 steps")
 	for i := 1; i <= 11; i++ {
+		// The button is enabled once the page has loaded the state it
+		// steps from; a click before that is ignored.
+		waitTrue(t, b, `!document.getElementById("along-next").disabled`)
 		if i%2 == 0 {
 			b.do(t, chromedp.KeyEvent(kb.ArrowRight))
 		} else {
@@ -87,6 +90,7 @@ func TestBrowserServe(t *testing.T) {
 	b.do(t, chromedp.Navigate(ts.URL+"/explore#trace=ra/churn-1.itf.json"), chromedp.Reload())
 	waitText(t, b, "#message", "ra/churn-1.itf.json: mutual-exclusion violated after 11 steps")
 	for i := 1; i <= 11; i++ {
+		waitTrue(t, b, `!document.getElementById("along-next").disabled`)
 		b.do(t, chromedp.Click(chromedp.CSS("#along-next")))
 		waitText(t, b, "#depth", itoa(i))
 	}

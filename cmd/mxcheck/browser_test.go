@@ -130,6 +130,18 @@ func waitText(t *testing.T, b *browser, sel, want string) {
 	}
 }
 
+// waitTrue waits up to 30 s for the JavaScript expression js to be true.
+func waitTrue(t *testing.T, b *browser, js string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !eval[bool](t, b, js) {
+		if time.Now().After(deadline) {
+			t.Fatalf("still false after 30 s: %s", js)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // checkConsole asserts the page logged no error: it logs a probe error
 // itself first, so a console that records nothing fails too.
 func (b *browser) checkConsole(t *testing.T) {

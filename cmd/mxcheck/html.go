@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -12,14 +13,27 @@ import (
 	"github.com/mxcheck/mxcheck/specs"
 )
 
-// writeResultHTML writes the trace page of a search's result (--html on
-// check; a simulate command would call it the same way).
-func writeResultHTML(path string, sys model.System, spec string, values model.Values, res *explore.Result, command string) error {
+// writeResultHTML writes the trace page of a search's result to w (--html
+// on check).
+func writeResultHTML(w io.Writer, sys model.System, spec string, values model.Values, res *explore.Result, command string) error {
 	p, err := htmlview.FromResult(sys, spec, values, res, htmlview.Options{Command: command})
 	if err != nil {
+		return err
+	}
+	return htmlview.Write(w, p)
+}
+
+// writeResultHTMLFile is writeResultHTML to the file at path (simulate's
+// --html); the error names the flag and the file.
+func writeResultHTMLFile(path string, sys model.System, spec string, values model.Values, res *explore.Result, command string) error {
+	var b bytes.Buffer
+	if err := writeResultHTML(&b, sys, spec, values, res, command); err != nil {
 		return fmt.Errorf("--html %s: %v", path, err)
 	}
-	return writePage(path, p)
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("--html: %v", err)
+	}
+	return nil
 }
 
 // writePage renders p to path; the error names the flag and the file.

@@ -39,6 +39,10 @@ usage:
 
 exit codes: 0 verified / reproduced, 1 violated / not reproduced,
             2 bad usage or input, 3 incomplete (a limit stopped the search)
+output files (--trace-out, --trace-out-all, --dot-out) are created before
+the search (exit 2 if they cannot be); a write that fails after it is
+reported on stderr, the result is still printed and the exit code is the
+verdict's
 `
 
 // usageError is bad input: one line on stderr, exit 2.
@@ -107,20 +111,22 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 		return exitUsage, usagef("list takes no arguments")
 	}
 	var b strings.Builder
-	width := 0
-	for _, s := range specs.All() {
+	all := specs.All()
+	nameW, flagW := 0, 0
+	for _, s := range all {
+		nameW = max(nameW, len(s.Name))
 		for _, p := range s.Params {
-			width = max(width, len(p.Name))
+			flagW = max(flagW, len(p.Name)+2)
 		}
 	}
-	for _, s := range specs.All() {
-		fmt.Fprintf(&b, "%s\t%s\n", s.Name, s.Summary)
+	for _, s := range all {
+		fmt.Fprintf(&b, "%-*s  %s\n", nameW, s.Name, s.Summary)
 		for _, p := range s.Params {
 			def := p.Default
 			if def == "" {
 				def = `""`
 			}
-			fmt.Fprintf(&b, "    --%-*s  %s (default %s)\n", width, p.Name, p.Help(), def)
+			fmt.Fprintf(&b, "    %-*s  %s (default %s)\n", flagW, "--"+p.Name, p.Help(), def)
 		}
 	}
 	_, err := io.WriteString(stdout, b.String())
@@ -129,25 +135,26 @@ func cmdList(args []string, stdout io.Writer) (int, error) {
 
 // checkFlags are the flags every spec shares.
 type checkFlags struct {
-	strategy   string
-	maxStates  int
-	maxDepth   int
-	timeout    time.Duration
-	memory     int
-	noDeadlock bool
-	cont       bool
-	json       bool
-	traceOut   string
-	dotOut     string
-	quiet      bool
-	por        bool
-	symmetry   bool
-	liveness   bool
-	choices    string
-	workers    int
-	levels     int
-	html       string
-	extra      checkExtras // simulate.go's additions: --minimize, --history-html
+	strategy    string
+	maxStates   int
+	maxDepth    int
+	timeout     time.Duration
+	memory      int
+	noDeadlock  bool
+	cont        bool
+	json        bool
+	traceOut    string
+	traceOutAll string
+	dotOut      string
+	quiet       bool
+	por         bool
+	symmetry    bool
+	liveness    bool
+	choices     string
+	workers     int
+	levels      int
+	html        string
+	extra       checkExtras // simulate.go's additions: --minimize, --history-html
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
@@ -160,12 +167,13 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.cont, "continue", false, "keep searching after a violation to check every property")
 	fs.BoolVar(&f.json, "json", false, "print the full result as JSON")
 	fs.StringVar(&f.traceOut, "trace-out", "", "write the counterexample to this file (ITF JSON, for replay)")
+	fs.StringVar(&f.traceOutAll, "trace-out-all", "", "write every violation found to this directory, one PROPERTY.itf.json each")
 	fs.StringVar(&f.dotOut, "dot-out", "", "write the graph behind a violated graph invariant to this file (DOT)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	fs.BoolVar(&f.por, "por", false, "partial-order reduction")
-	fs.BoolVar(&f.symmetry, "symmetry", true, "symmetry reduction where the spec's nodes are interchangeable (--symmetry=false: off)")
+	fs.BoolVar(&f.symmetry, "symmetry", false, "symmetry reduction; on by default where the spec's nodes are interchangeable (--symmetry=false: off)")
 	fs.BoolVar(&f.liveness, "liveness", false, "also check lockout/starvation freedom (fair cycles)")
-	fs.IntVar(&f.workers, "workers", 1, "goroutines for a parallel BFS (0: one per core); results are identical")
+	fs.IntVar(&f.workers, "workers", 1, "goroutines for a parallel BFS (0: one per core; at most 256); results are identical")
 	fs.IntVar(&f.levels, "level-states", 0, "BFS: states of a level kept in memory, the rest in a temporary file (0: 4194304; -1: all in memory)")
 	fs.StringVar(&f.html, "html", "", "write the counterexample (or the verdict) as one self-contained HTML page to this file")
 	fs.StringVar(&f.choices, "choices", "probabilistic", "random choices in liveness: probabilistic (holds with probability 1) or adversarial")
@@ -188,7 +196,7 @@ func (f *checkFlags) options() (explore.Options, error) {
 	}
 	opt.LevelInMemory = f.levels
 	if f.workers == 0 {
-		opt.Workers = runtime.NumCPU()
+		opt.Workers = min(runtime.NumCPU(), explore.MaxWorkers)
 	}
 	switch f.strategy {
 	case "bfs":
@@ -200,6 +208,9 @@ func (f *checkFlags) options() (explore.Options, error) {
 	switch f.choices {
 	case "probabilistic":
 	case "adversarial":
+		if !f.liveness {
+			return opt, usagef("--choices adversarial applies to the liveness check: add --liveness")
+		}
 		opt.Choices = explore.Adversarial
 	default:
 		return opt, usagef("--choices: unknown mode %q (want probabilistic or adversarial)", f.choices)
@@ -217,7 +228,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintf(stdout, "usage: mxcheck check SPEC [flags]\n\nspecs: %s (mxcheck list shows their flags)\n\nflags:\n%s", specNames(), fs.FlagUsages())
 		return exitOK, nil
 	}
-	spec := specs.Lookup(args[0])
+	spec := lookupSpec(args[0])
 	if spec == nil {
 		return exitUsage, usagef("unknown spec %q (known: %s)", args[0], specNames())
 	}
@@ -260,30 +271,36 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 			header += "\nnote: " + line
 		}
 	}
-	res := chk.Run()
-	if err := cf.extra.apply(sys, res, stop, stderr); err != nil {
+	outs, err := openOutputs(cf)
+	if err != nil {
 		return exitUsage, err
 	}
-	if cf.dotOut != "" && res.Verdict == explore.Violated {
-		if err := writeDOT(cf.dotOut, res); err != nil {
-			return exitUsage, err
-		}
+	res, err := chk.Check()
+	if err != nil {
+		outs.discard()
+		return reportPanic(stderr, spec.Name, err)
 	}
-	if cf.traceOut != "" {
-		if err := writeTrace(cf.traceOut, spec, values, res, stderr); err != nil {
-			return exitUsage, err
-		}
-	}
-	if cf.html != "" {
-		if err := writeResultHTML(cf.html, sys, spec.Name, values, res, commandLine(append([]string{"mxcheck", "check"}, withoutFlag(args, "html")...))); err != nil {
-			return exitUsage, err
-		}
-	}
+	res.Spec, res.Params = spec.Name, values
+	// Minimisation and pictures come after the verdict: their failures go
+	// to stderr and never hide the result.
+	extraErr := cf.extra.apply(sys, res, stop, stderr)
 	if cf.json {
 		err = explore.WriteJSON(stdout, res)
 	} else {
 		if _, err = fmt.Fprintln(stdout, header); err == nil {
 			err = explore.WriteText(stdout, res)
+		}
+	}
+	// The result is out; an output file that cannot be written now is
+	// reported on stderr and the exit code still follows the verdict.
+	outs.finish(spec, values, res, stderr)
+	if extraErr != nil {
+		fmt.Fprintf(stderr, "mxcheck: %v\n", extraErr)
+	}
+	if outs.html != nil {
+		cmd := commandLine(append([]string{"mxcheck", "check"}, withoutFlag(args, "html")...))
+		if herr := outs.html.commit(func(w io.Writer) error { return writeResultHTML(w, sys, spec.Name, values, res, cmd) }); herr != nil {
+			fmt.Fprintf(stderr, "mxcheck: %v\n", herr)
 		}
 	}
 	if err != nil {
@@ -298,15 +315,16 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	return exitOK, nil
 }
 
-// symmetryFor decides symmetry reduction: on by default where the system
-// declares interchangeable nodes, silently off where it does not, and left
-// on (so that explore.New refuses it in one line) when asked for explicitly.
+// symmetryFor decides symmetry reduction: unless asked explicitly, on where
+// the system declares interchangeable nodes and off elsewhere; when asked
+// explicitly, as asked (explore.New refuses it in one line where the system
+// has no symmetry).
 func symmetryFor(sys model.System, want, explicit bool) bool {
-	if !want {
-		return false
+	if explicit {
+		return want
 	}
 	sp, ok := sys.(model.SymmetryProvider)
-	return explicit || ok && sp.Symmetric() != nil
+	return ok && sp.Symmetric() != nil
 }
 
 // describeSearch names the search and the reductions in use.
@@ -325,41 +343,6 @@ func describeSearch(o explore.Options) string {
 		parts = append(parts, "liveness with "+o.Choices.String()+" choices")
 	}
 	return strings.Join(parts, ", ")
-}
-
-// writeTrace writes the first violation's trace; with no violation it only
-// says so on stderr.
-func writeTrace(path string, spec *model.Spec, values model.Values, res *explore.Result, stderr io.Writer) error {
-	if len(res.Violations) == 0 {
-		fmt.Fprintf(stderr, "mxcheck: --trace-out %s: no violation, so no trace was written\n", path)
-		return nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("--trace-out: %v", err)
-	}
-	err = explore.NewITF(spec.Name, values, res.Violations[0]).Write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("--trace-out %s: %v", path, err)
-	}
-	return nil
-}
-
-// writeDOT writes the graph of the first violated graph invariant.
-func writeDOT(path string, res *explore.Result) error {
-	for _, v := range res.Violations {
-		if v.DOT == "" {
-			continue
-		}
-		if err := os.WriteFile(path, []byte(v.DOT), 0o644); err != nil {
-			return fmt.Errorf("--dot-out: %v", err)
-		}
-		return nil
-	}
-	return fmt.Errorf("--dot-out %s: no violated property has a graph, so nothing was written", path)
 }
 
 func cmdReplay(args []string, stdout io.Writer) (int, error) {
@@ -400,7 +383,7 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 func replayFile(path string) (explore.ReplayResult, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return explore.ReplayResult{}, errors.New("cannot open the file")
+		return explore.ReplayResult{}, fmt.Errorf("cannot open the file: %v", unwrapPath(err))
 	}
 	defer f.Close()
 	return explore.ReplayReader(f, specs.Lookup)

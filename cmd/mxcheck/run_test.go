@@ -97,6 +97,8 @@ func TestBadInput(t *testing.T) {
 		{"symmetry-with-ids", []string{"check", "ra", "--symmetry"}, "symmetry requested"},
 		{"por-with-liveness", []string{"check", "ra", "--por", "--liveness"}, "cannot be combined"},
 		{"negative-workers", []string{"check", "ra", "--workers", "-2"}, "workers"},
+		{"huge-workers", []string{"check", "ra", "--workers", "100000000"}, "workers must be at most 256"},
+		{"huge-memory-is-fine-but-bad-int", []string{"check", "ra", "--memory", "99999999999999999999"}, "--memory"},
 		{"level-states-dfs", []string{"check", "ra", "--strategy", "dfs", "--level-states", "5"}, "level-states"},
 		{"level-states-workers", []string{"check", "ra", "--workers", "2", "--level-states", "5"}, "level-states"},
 		{"negative-limit", []string{"check", "ra", "--max-states", "-5"}, "max-states"},
@@ -109,7 +111,7 @@ func TestBadInput(t *testing.T) {
 		{"replay-unknown-spec", []string{"replay", write("c.json", strings.Replace(string(data), `"spec": "ra"`, `"spec": "zab"`, 1))}, `unknown spec "zab"`},
 		{"replay-bad-config", []string{"replay", write("d.json", strings.Replace(string(data), `"nodes": "3"`, `"nodes": "99"`, 1))}, "--nodes"},
 		{"replay-unknown-param", []string{"replay", write("e.json", strings.Replace(string(data), `"nodes": "3"`, `"knots": "3"`, 1))}, "no parameter --knots"},
-		{"dot-without-graph", []string{"check", "ra", "--missing", "1:0", "--dot-out", filepath.Join(dir, "g.dot")}, "no violated property has a graph"},
+		{"dot-out-is-dir", []string{"check", "ra", "--missing", "1:0", "--dot-out", dir}, "is a directory"},
 		{"trace-out-unwritable", []string{"check", "ra", "--missing", "1:0", "--trace-out", filepath.Join(dir, "no", "such", "dir.json")}, "--trace-out"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -113,7 +113,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		if sf.html != "" {
 			page := &explore.Result{Verdict: explore.Violated, Strategy: "simulate", Violations: []explore.Violation{res.Violation.Violation}}
-			if err := writeResultHTML(sf.html, sys, spec.Name, values, page, commandLine(append([]string{"mxcheck", "simulate"}, withoutFlag(args, "html")...))); err != nil {
+			if err := writeResultHTMLFile(sf.html, sys, spec.Name, values, page, commandLine(append([]string{"mxcheck", "simulate"}, withoutFlag(args, "html")...))); err != nil {
 				return exitUsage, err
 			}
 		}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/mxcheck/mxcheck/explore"
 	"github.com/mxcheck/mxcheck/model"
-	"github.com/mxcheck/mxcheck/specs"
 	"github.com/mxcheck/mxcheck/specs/testfile"
 )
 
@@ -44,7 +43,11 @@ func parseSuite(r io.Reader) ([]suiteRow, error) {
 	var rows []suiteRow
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
+		text := sc.Text()
+		if n == 1 {
+			text = strings.TrimPrefix(text, "\ufeff") // a byte-order mark
+		}
+		line := strings.TrimSpace(text)
 		if i := strings.Index(line, "#"); i >= 0 {
 			line = strings.TrimSpace(line[:i])
 		}
@@ -98,7 +101,7 @@ func suiteRowOf(n int, fields []string, want string) (suiteRow, error) {
 	if len(fields) == 0 {
 		return suiteRow{}, fmt.Errorf("line %d: no spec", n)
 	}
-	spec := specs.Lookup(fields[0])
+	spec := lookupSpec(fields[0])
 	if spec == nil {
 		return suiteRow{}, fmt.Errorf("line %d: unknown spec %q", n, fields[0])
 	}
@@ -124,8 +127,8 @@ func suiteRowOf(n int, fields []string, want string) (suiteRow, error) {
 	if err := fs.Parse(fields[1:]); err != nil {
 		return suiteRow{}, fmt.Errorf("line %d: %v", n, err)
 	}
-	if fs.NArg() > 0 {
-		return suiteRow{}, fmt.Errorf("line %d: unexpected %q (flags are --name=value)", n, fs.Arg(0))
+	if err := suiteRowFlagsOK(fs); err != nil {
+		return suiteRow{}, fmt.Errorf("line %d: %v", n, err)
 	}
 	row.values = get()
 	row.opt, err = cf.options()
@@ -139,7 +142,7 @@ func suiteRowOf(n int, fields []string, want string) (suiteRow, error) {
 func cmdSuite(args []string, stdout io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("suite", pflag.ContinueOnError)
 	jobs := fs.Int("jobs", 1, "rows checked at once, one core each (0: one per core); the table keeps the file's order")
-	if help, err := parse(fs, args, stdout, "usage: mxcheck suite FILE [--jobs N]\n\nRuns every row `SPEC FLAGS... => VERDICT` of FILE and prints one table:\nverdict, distinct states and shortest counterexample length per row, each\nrow as soon as it and the rows above it are done.\nExit 0 when every verdict is as expected, 1 otherwise, 2 for a bad file."); help || err != nil {
+	if help, err := parse(fs, args, stdout, "usage: mxcheck suite FILE [--jobs N]\n\nRuns every row `SPEC FLAGS... => VERDICT` of FILE and prints one table:\nverdict, distinct states and shortest counterexample length per row, each\nrow as soon as it and the rows above it are done.\nExit 0 when every verdict is as expected, 1 when one is not, 3 when\nCtrl-C stopped rows first (marked INCOMPLETE), 2 for a bad file."); help || err != nil {
 		return exitOK, err
 	}
 	if fs.NArg() != 1 {
@@ -153,7 +156,7 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 	}
 	f, err := os.Open(fs.Arg(0))
 	if err != nil {
-		return exitUsage, usagef("suite %s: cannot open the file", fs.Arg(0))
+		return exitUsage, usagef("suite %s: cannot open the file: %v", fs.Arg(0), unwrapPath(err))
 	}
 	defer f.Close()
 	rows, err := parseSuite(f)
@@ -162,7 +165,7 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 	}
 	// Build every row before checking any, so a bad row is reported before
 	// hours of work rather than after.
-	stop, release := interruptOnSignal(os.Stderr)
+	stop, release := suiteInterrupt(os.Stderr)
 	defer release()
 	checkers := make([]*explore.Checker, len(rows))
 	for i, row := range rows {
@@ -185,7 +188,7 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 		for i := range checkers {
 			slots <- struct{}{}
 			go func() {
-				results[i] <- checkers[i].Run()
+				results[i] <- runRow(checkers[i], stop, rows[i].spec.Name)
 				<-slots
 			}()
 		}
@@ -193,7 +196,7 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 	if _, err := fmt.Fprintf(stdout, "%-8s %-44s %-10s %-10s %10s %6s  %s\n", "spec", "flags", "expected", "verdict", "distinct", "steps", "first violation"); err != nil {
 		return exitUsage, err
 	}
-	bad := 0
+	bad, interrupted := 0, 0
 	for i, row := range rows {
 		res := <-results[i]
 		steps, first := "-", "-"
@@ -202,7 +205,14 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 			first = res.Violations[0].Property
 		}
 		mark := ""
-		if res.Verdict != row.want {
+		switch {
+		case strings.HasPrefix(res.Limit, panicLimit):
+			mark = "  PANIC " + strings.TrimPrefix(res.Limit, panicLimit)
+			bad++
+		case res.Limit == "interrupt" && row.want != explore.Incomplete:
+			mark = "  INCOMPLETE (interrupted)"
+			interrupted++
+		case res.Verdict != row.want:
 			mark = "  MISMATCH"
 			bad++
 		}
@@ -210,11 +220,18 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 			return exitUsage, err
 		}
 	}
-	if _, err := fmt.Fprintf(stdout, "%d rows, %d as expected, %d mismatched\n", len(rows), len(rows)-bad, bad); err != nil {
+	summary := fmt.Sprintf("%d rows, %d as expected, %d mismatched", len(rows), len(rows)-bad-interrupted, bad)
+	if interrupted > 0 {
+		summary += fmt.Sprintf(", %d interrupted", interrupted)
+	}
+	if _, err := fmt.Fprintln(stdout, summary); err != nil {
 		return exitUsage, err
 	}
-	if bad > 0 {
+	switch {
+	case bad > 0:
 		return exitViolated, nil
+	case interrupted > 0:
+		return exitIncomplete, nil
 	}
 	return exitOK, nil
 }
