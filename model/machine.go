@@ -146,10 +146,13 @@ func (m *Machine[N, M]) FairClass(dst []byte, s State, t Transition) ([]byte, bo
 
 // Pending reports whether some live node has unfinished work.
 func (m *Machine[N, M]) Pending(s State) bool {
+	w := s.(*World[N, M])
+	if m.p.PendingWorld != nil {
+		return m.p.PendingWorld(w)
+	}
 	if m.p.Pending == nil {
 		return false
 	}
-	w := s.(*World[N, M])
 	for i := range w.Nodes {
 		if !w.Meta[i].Crashed && m.p.Pending(&w.Nodes[i]) && (m.p.Excused == nil || !m.p.Excused(w, NodeID(i))) {
 			return true

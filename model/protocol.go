@@ -85,6 +85,10 @@ type Protocol[N Value, M Message] struct {
 	// a state where some node is pending and no step but stutters and
 	// adversary moves is enabled. nil disables deadlock detection.
 	Pending func(n *N) bool
+	// PendingWorld, optional, replaces Pending for deadlock detection with
+	// a predicate over the whole state (e.g. "every process is waiting",
+	// when a process that stopped between sequences is not a deadlock).
+	PendingWorld func(w *World[N, M]) bool
 	// Hungry reports whether a node has requested the CS and not yet
 	// entered it. Liveness checking looks for fair cycles on which some node
 	// stays hungry forever; nil means the protocol makes no liveness claim.

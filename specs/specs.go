@@ -8,7 +8,9 @@ import (
 	"github.com/mxcheck/mxcheck/specs/akw"
 	"github.com/mxcheck/mxcheck/specs/akw2"
 	"github.com/mxcheck/mxcheck/specs/camera"
+	"github.com/mxcheck/mxcheck/specs/lkcs"
 	"github.com/mxcheck/mxcheck/specs/lme"
+	"github.com/mxcheck/mxcheck/specs/lmutin"
 	"github.com/mxcheck/mxcheck/specs/maekawa"
 	"github.com/mxcheck/mxcheck/specs/ra"
 	"github.com/mxcheck/mxcheck/specs/rcv"
@@ -17,7 +19,7 @@ import (
 
 // All returns every spec, sorted by name.
 func All() []*model.Spec {
-	all := []*model.Spec{akw.Spec, akw2.Spec, camera.Spec, lme.Spec, maekawa.Spec, ra.Spec, rcv.Spec, tokenlock.Spec}
+	all := []*model.Spec{akw.Spec, akw2.Spec, camera.Spec, lkcs.Spec, lme.Spec, lmutin.Spec, maekawa.Spec, ra.Spec, rcv.Spec, tokenlock.Spec}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
 }
