@@ -76,6 +76,9 @@ func ExecuteITF(sys model.System, t *ITFTrace) ([]model.State, []model.Transitio
 	if !ok {
 		return nil, nil, errors.New("the system cannot describe its states")
 	}
+	if len(t.States) == 0 {
+		return nil, nil, errors.New("the trace has no states")
+	}
 	sts, steps, failed := follow(sys, desc, t.States, t.stepLabel)
 	switch {
 	case failed == 0:

@@ -57,7 +57,7 @@ func (s *server) find() *findResult {
 // pathOf turns a trace of the interactive configuration into successor
 // indexes.
 func (s *server) pathOf(t *explore.ITFTrace) ([]int, error) {
-	states, steps, err := explore.States(s.sys, t)
+	states, steps, err := explore.ExecuteITF(s.sys, t)
 	if err != nil {
 		return nil, err
 	}

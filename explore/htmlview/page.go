@@ -161,7 +161,7 @@ func FromResult(sys model.System, spec string, params map[string]string, r *expl
 // changes, messages and critical sections; the error says where the trace
 // leaves the current model.
 func FromITF(sys model.System, t *explore.ITFTrace, o Options) (*Page, error) {
-	states, steps, err := explore.States(sys, t)
+	states, steps, err := explore.ExecuteITF(sys, t)
 	if err != nil {
 		return nil, err
 	}
