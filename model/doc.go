@@ -15,8 +15,13 @@
 //   - Independence: what partial-order reduction needs (touchable,
 //     visible, declared independent steps);
 //   - SymmetryProvider and Symmetric: interchangeable nodes (and ports)
-//     for symmetry reduction;
-//   - Codec: byte-for-byte state encoding (BFS levels on disk).
+//     for symmetry reduction, refined by NodeRelations and PortLinker;
+//   - Codec: byte-for-byte state encoding (BFS levels on disk);
+//   - ActionNamer: action names and which steps are deliveries
+//     (simulation's coverage and step weights);
+//   - CriticalSection: who holds each lock (CS histories for porcupine);
+//   - Picturer: messages in transit with their endpoints, nodes in the CS
+//     (trace pages).
 //
 // The second layer is the message-passing protocol layer that specs are
 // written in: value-typed node states and messages with a canonical binary
