@@ -291,7 +291,7 @@ func (sh *shrinker) bfs(m *Minimized, mo MinimizeOptions) error {
 // violation renders the violation at the end of the path.
 func (sh *shrinker) violation(states []model.State, steps []model.Transition) Violation {
 	v := Violation{Property: sh.prop, Kind: sh.kind, Trace: renderPath(sh.sys, states, steps)}
-	if ex, ok := sh.sys.(model.Explainer); ok && sh.kind == "invariant" {
+	if ex, ok := sh.sys.(model.Explainer); ok && sh.kind != "liveness" {
 		last := states[len(states)-1]
 		v.Explanation = ex.Explain(last, sh.prop)
 		v.DOT = ex.DOT(last, sh.prop)

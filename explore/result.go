@@ -3,6 +3,8 @@ package explore
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/mxcheck/mxcheck/model"
 )
 
 // Verdict is the outcome of a search.
@@ -32,7 +34,7 @@ func (v Verdict) String() string {
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
 // Deadlock is the property name of deadlock freedom.
-const Deadlock = "no-deadlock"
+const Deadlock = model.NoDeadlock
 
 // Status is what the search established about one property.
 type Status string

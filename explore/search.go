@@ -314,7 +314,7 @@ func (s *search) result() *Result {
 		v := Violation{Property: f.prop, Kind: f.kind}
 		var last model.State
 		v.Trace, last = s.trace(f.id)
-		if ex, ok := s.c.sys.(model.Explainer); ok && f.kind == "invariant" {
+		if ex, ok := s.c.sys.(model.Explainer); ok && f.kind != "liveness" {
 			v.Explanation = ex.Explain(last, f.prop)
 			v.DOT = ex.DOT(last, f.prop)
 		}

@@ -1,7 +1,9 @@
 package model
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -73,12 +75,57 @@ func (m *Machine[N, M]) Invariants() []Invariant { return m.inv }
 
 // Explain says why s violates invariant prop, when the protocol can tell.
 func (m *Machine[N, M]) Explain(s State, prop string) string {
+	if prop == NoDeadlock {
+		return m.explainDeadlock(s.(*World[N, M]))
+	}
 	for _, iv := range m.p.Invariants {
 		if iv.Name == prop && iv.Explain != nil {
 			return iv.Explain(s.(*World[N, M]))
 		}
 	}
 	return ""
+}
+
+// explainDeadlock names the live nodes with pending work in a deadlocked
+// state and, when some node has crashed, each one's distance to the
+// nearest crash (the failure-locality claims of seed 001 are about it);
+// excused nodes are listed apart.
+func (m *Machine[N, M]) explainDeadlock(w *World[N, M]) string {
+	if m.p.Pending == nil {
+		return ""
+	}
+	crashed := false
+	for i := range w.Meta {
+		crashed = crashed || w.Meta[i].Crashed
+	}
+	var stuck, excused []string
+	for i := range w.Nodes {
+		id := NodeID(i)
+		if w.Meta[i].Crashed || !m.p.Pending(&w.Nodes[i]) {
+			continue
+		}
+		name := id.String()
+		if crashed {
+			if d := w.CrashDistance(id); d >= 0 {
+				name += fmt.Sprintf(" (crash %d links away)", d)
+			} else {
+				name += " (no crashed node reachable)"
+			}
+		}
+		if m.p.Excused != nil && m.p.Excused(w, id) {
+			excused = append(excused, name)
+		} else {
+			stuck = append(stuck, name)
+		}
+	}
+	if len(stuck) == 0 {
+		return ""
+	}
+	out := "waiting forever: " + strings.Join(stuck, ", ")
+	if len(excused) > 0 {
+		out += "; excused by the failure locality: " + strings.Join(excused, ", ")
+	}
+	return out
 }
 
 // DOT renders the graph invariant prop inspects in s.

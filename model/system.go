@@ -81,6 +81,10 @@ type System interface {
 	Invariants() []Invariant
 }
 
+// NoDeadlock is the name of deadlock freedom, the property WorkPending
+// systems are checked for.
+const NoDeadlock = "no-deadlock"
+
 // WorkPending is an optional System capability for deadlock detection:
 // Pending reports whether some node in s still has unfinished work (a
 // pending request, an unacknowledged phase). A state with pending work in
