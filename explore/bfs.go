@@ -2,81 +2,725 @@ package explore
 
 import (
 	"fmt"
+	"math/bits"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/mxcheck/mxcheck/model"
 )
 
-// entry is a state waiting to be expanded.
-type entry struct {
-	st    model.State
-	id    uint32
-	depth int
+// The BFS, sequential or parallel: one algorithm whatever the number of
+// workers (owner computes, after Stern and Dill's hash-partitioned Murφ).
+//
+// A state's fingerprint picks its owner among the workers. Each worker owns
+// its partition's seen-set and frontier and expands its own states; a
+// successor owned by another worker travels to it in a batch (its
+// fingerprint, its candidate parent link and its encoding). Levels end at a
+// barrier, so counterexamples stay shortest.
+//
+// Ids, traces and counts are exactly those of a sequential BFS, whatever
+// the scheduling: a state's id is its rank in the level, ordered by the
+// (parent id, ordinal) of its first discovery, and each owner keeps, for
+// each new state, the least (parent id, ordinal) it was offered — the one a
+// sequential search meets first. After a level, the owners sort their new
+// states by that key and count, in every other owner's sorted keys, how
+// many come before each of theirs: that sum is the state's rank. A
+// sequential search stops in the middle of a level (at a violation, or at
+// max-states); the parallel one expands the whole level, then finds the
+// moment the sequential one would have stopped — the least (parent id,
+// ordinal) of a stopping event — and counts states and transitions up to
+// it.
+
+// newState is a state first reached in this level, as its owner keeps it.
+type newState struct {
+	fp  fingerprint
+	key uint64 // parent id << 32 | ordinal: when a sequential BFS reaches it
+	tix uint32 // transitions of the parent counted up to it, itself included
+	ev  uint64 // bit i: invariant i fails in it
+	blk int32  // its encoding: block and offset in the owner's store (codec)
+	off int32
+	n   int32
+	st  model.State // its clone (no codec)
 }
 
-// Run searches the state space and returns the result.
-func (c *Checker) Run() *Result {
-	if c.opt.Strategy == DFS {
-		return c.dfs()
+// batch carries successors to their owner.
+type batch struct {
+	fps  []fingerprint
+	keys []uint64
+	tixs []uint32
+	ends []int // end of each encoding in data
+	data []byte
+	sts  []model.State // clones, for systems without a codec
+	last bool          // the sender has nothing more this level
+}
+
+func (b *batch) len() int { return len(b.fps) }
+
+func (b *batch) reset() {
+	b.fps, b.keys, b.tixs, b.ends, b.data = b.fps[:0], b.keys[:0], b.tixs[:0], b.ends[:0], b.data[:0]
+	clear(b.sts)
+	b.sts, b.last = b.sts[:0], false
+}
+
+// batchStates and batchBytes bound a batch before it is sent.
+const (
+	batchStates = 512
+	batchBytes  = 64 << 10
+)
+
+// inbox is a worker's queue of incoming batches; put never blocks, so two
+// workers sending to each other cannot deadlock.
+type inbox struct {
+	mu   sync.Mutex
+	cond sync.Cond
+	q    []*batch
+}
+
+func (ib *inbox) put(b *batch) {
+	ib.mu.Lock()
+	ib.q = append(ib.q, b)
+	ib.cond.Signal()
+	ib.mu.Unlock()
+}
+
+// take moves every queued batch to into; with wait it blocks until there
+// is at least one.
+func (ib *inbox) take(wait bool, into []*batch) []*batch {
+	ib.mu.Lock()
+	for wait && len(ib.q) == 0 {
+		ib.cond.Wait()
 	}
-	var r *Result
-	if c.opt.Workers > 1 {
-		r = c.parallelBFS()
-	} else {
-		r = c.bfs()
-	}
-	if c.opt.POR && r.Verdict == Violated {
-		c.shorten(r)
-	}
-	return r
+	into = append(into, ib.q...)
+	clear(ib.q)
+	ib.q = ib.q[:0]
+	ib.mu.Unlock()
+	return into
+}
+
+// firstEvent is the first state of a level, in sequential order, where an
+// invariant fails.
+type firstEvent struct {
+	key uint64
+	id  uint32
+	tix uint32
+	ok  bool
+}
+
+// bfsWorker owns one partition.
+type bfsWorker struct {
+	r     *bfsRun
+	id    int
+	x     *expander
+	seen  *seenSet
+	index   *fpIndex // fingerprint → candidate of this level, with several workers
+	indexed bool
+	cands []newState
+	store blocks // candidates' encodings
+	ids   []uint32
+	cur   *level
+	next  *level
+	out   []*batch // per destination
+	in    inbox
+	taken []*batch
+	ends  int // last batches received this level
+	into  model.State
+	buf   []byte
+
+	// per level, in expansion order: ids expanded and transitions counted
+	expanded []uint32
+	succN    []uint32
+	deadlock uint32 // first deadlocked state of the level, if hasDead
+	hasDead  bool
+	first    []firstEvent // per invariant
+	trans    int64        // transitions this level
+	state    uint32       // the state being expanded or checked, for SpecPanic
+	panicked *workerPanic
+	done     atomic.Int64 // states expanded, for progress
+}
+
+// bfsRun is one BFS.
+type bfsRun struct {
+	s       *search
+	c       *Checker
+	w       []*bfsWorker
+	sym     bool
+	stopped atomic.Bool  // a limit or a panic: every worker winds up the level
+	limit   atomic.Value // string: the limit reached mid-level
+	pool    sync.Pool    // *batch
 }
 
 // bfs explores level by level, so the first violation of each invariant is
-// found at the least depth: its trace is shortest. Levels beyond
-// Options.LevelInMemory states go to disk (level.go).
+// found at the least depth: its trace is shortest.
 func (c *Checker) bfs() *Result {
 	s := c.newSearch()
-	max := c.opt.LevelInMemory
+	n := max(1, c.opt.Workers)
+	r := &bfsRun{s: s, c: c, sym: c.sym != nil}
+	r.limit.Store("")
+	r.pool.New = func() any { return new(batch) }
+	inMem := c.opt.LevelInMemory
 	switch {
-	case max == 0:
-		max = defaultLevelInMemory
-	case max < 0:
-		max = int(^uint(0) >> 1)
+	case inMem == 0:
+		inMem = defaultLevelInMemory
+	case inMem < 0:
+		inMem = int(^uint(0) >> 1)
 	}
-	cur, next := &level{codec: c.codec, max: max}, &level{codec: c.codec, max: max}
-	defer cur.close()
-	defer next.close()
-	done := 0
-	s.queue = func() int { return cur.n - done + next.n }
-	for i, st := range c.sys.Init() {
-		if id, isNew := s.discover(link{noParent, uint32(i)}, st, 0); isNew {
-			cur.push(c.sys, st, id)
-		}
+	for i := 0; i < n; i++ {
+		w := &bfsWorker{r: r, id: i, seen: newSeenSet(c.opt.Fingerprint == 128), index: newFPIndex(),
+			cur: &level{codec: c.codec, max: max(1, inMem/n)}, next: &level{codec: c.codec, max: max(1, inMem/n)},
+			out: make([]*batch, n), first: make([]firstEvent, len(c.inv))}
+		w.in.cond.L = &w.in.mu
+		w.indexed = n > 1
+		w.x = c.newExpander(func() bool { return s.lim.check(false) != "" })
+		r.w = append(r.w, w)
 	}
-	for depth := 0; cur.n > 0 && !s.stop; depth++ {
-		done = 0
-		err := cur.each(func(st model.State, id uint32) bool {
-			s.expand(id, st, depth, func(st model.State, id uint32) {
-				next.push(c.sys, st, id)
-			})
-			done++
-			return !s.stop
-		})
-		if err == nil {
-			err = next.err
+	s.x = r.w[0].x
+	s.seenBytes = func() int64 {
+		var b int64
+		for _, w := range r.w {
+			b += w.seen.bytes()
 		}
-		if err != nil {
-			s.halt("disk: " + err.Error())
-		}
-		// The expanded level's storage holds the level after next.
-		cur.reset()
-		cur, next = next, cur
+		return b
 	}
-	s.queueDisk = cur.disk + next.disk
-	for _, l := range []*level{cur, next} {
-		if l.spillErr != nil {
-			s.warn(fmt.Sprintf("BFS levels beyond %d states stayed in memory: cannot create a temporary file (TMPDIR): %v", max, l.spillErr))
+	s.queue = func() int {
+		q := 0
+		for _, w := range r.w {
+			q += w.cur.n - int(w.done.Load()) + w.next.n
+		}
+		return q
+	}
+	defer func() {
+		for _, w := range r.w {
+			w.cur.close()
+			w.next.close()
+		}
+	}()
+	r.initial()
+	for depth := 0; !s.stop; depth++ {
+		total := 0
+		for _, w := range r.w {
+			w.cur, w.next = w.next, w.cur
+			w.next.reset()
+			total += w.cur.n
+		}
+		if total == 0 {
 			break
+		}
+		r.level(depth)
+	}
+	for _, w := range r.w {
+		s.queueDisk += w.cur.disk + w.next.disk
+		if w.x.canon != nil {
+			s.symBounded += w.x.canon.Bounded
+		}
+	}
+	for _, w := range r.w {
+		for _, l := range []*level{w.cur, w.next} {
+			if l.spillErr != nil {
+				s.warn(fmt.Sprintf("BFS levels beyond %d states stayed in memory: cannot create a temporary file (TMPDIR): %v", inMem, l.spillErr))
+				return s.result()
+			}
 		}
 	}
 	return s.result()
+}
+
+// initial discovers the initial states, in order, on the calling goroutine.
+func (r *bfsRun) initial() {
+	s := r.s
+	for i, st := range r.c.sys.Init() {
+		x := r.w[0].x
+		f := x.fingerprint(st)
+		w := r.w[f.owner(len(r.w))]
+		if !w.seen.insert(f) {
+			continue
+		}
+		id := s.addLink(link{noParent, uint32(i)})
+		s.at = panicSite{id: id, valid: true}
+		s.checkNew(x, st, id)
+		s.at.valid = false
+		w.next.push(x.h, st, id)
+		if s.stop {
+			return
+		}
+	}
+}
+
+// level expands one level (depth) and turns the states it reaches into
+// the next one.
+func (r *bfsRun) level(depth int) {
+	s, c := r.s, r.c
+	cut := c.opt.MaxDepth > 0 && depth >= c.opt.MaxDepth
+	wantDeadlock := !s.violated[Deadlock]
+	start := s.n // the first id of the next level
+	r.parallel(func(w *bfsWorker) { w.expandLevel(cut, wantDeadlock) })
+	if r.failed() {
+		return
+	}
+	total := 0
+	if !cut {
+		r.parallel(func(w *bfsWorker) { w.sortCandidates() })
+		for _, w := range r.w {
+			total += len(w.cands)
+		}
+		r.parallel(func(w *bfsWorker) { w.finish(start) })
+		if r.failed() {
+			return
+		}
+	}
+	r.account(depth, cut, start, total)
+}
+
+// parallel runs fn on every worker, each on its own goroutine (the calling
+// one for a single worker), and waits for all.
+func (r *bfsRun) parallel(fn func(w *bfsWorker)) {
+	run := func(w *bfsWorker) {
+		defer func() {
+			if v := recover(); v != nil {
+				if _, ok := v.(*workerPanic); !ok {
+					v = &workerPanic{value: v, id: w.state, inv: w.x.inv}
+				}
+				w.panicked = v.(*workerPanic)
+				r.stopped.Store(true)
+			}
+		}()
+		fn(w)
+	}
+	if len(r.w) == 1 {
+		run(r.w[0])
+		return
+	}
+	var wg sync.WaitGroup
+	for _, w := range r.w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run(w)
+		}()
+	}
+	wg.Wait()
+}
+
+// failed reports whether a panic or a limit stopped the level; a panic is
+// raised again on the search's goroutine, a limit halts the search.
+func (r *bfsRun) failed() bool {
+	for _, w := range r.w {
+		if w.panicked != nil {
+			panic(w.panicked)
+		}
+	}
+	if l := r.limit.Load().(string); l != "" {
+		for _, w := range r.w {
+			r.s.trans += w.trans
+		}
+		r.s.halt(l)
+		return true
+	}
+	return false
+}
+
+// expandLevel expands the worker's states, offering each successor to its
+// owner, then exchanges the last batches of the level.
+func (w *bfsWorker) expandLevel(cut, wantDeadlock bool) {
+	r := w.r
+	w.expanded, w.succN, w.hasDead, w.trans = w.expanded[:0], w.succN[:0], false, 0
+	w.cands, w.ends = w.cands[:0], 0
+	w.store.reset()
+	w.index.reset()
+	w.done.Store(0)
+	func() {
+		defer func() {
+			if v := recover(); v != nil {
+				// Wind up the level with the others, then report it.
+				w.panicked = &workerPanic{value: v, id: w.state, inv: w.x.inv}
+				r.stopped.Store(true)
+			}
+		}()
+		w.expandStates(cut, wantDeadlock)
+	}()
+	if len(r.w) == 1 {
+		return
+	}
+	for o := range r.w {
+		if o != w.id {
+			b := w.out[o]
+			if b == nil {
+				b = r.pool.Get().(*batch)
+			}
+			b.last = true
+			w.out[o] = nil
+			r.w[o].in.put(b)
+		}
+	}
+	for w.ends < len(r.w)-1 {
+		w.drain(true)
+	}
+}
+
+// expandStates is expandLevel's loop over the worker's own states.
+func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
+	r, s := w.r, w.r.s
+	n := 0
+	err := w.cur.each(func(st model.State, id uint32) bool {
+		if n&255 == 0 {
+			if r.stopped.Load() {
+				return false
+			}
+			if l := s.lim.check(w.id == 0 && n&(1<<14-1) == 0); l != "" {
+				r.limit.CompareAndSwap("", l)
+				r.stopped.Store(true)
+				return false
+			}
+			w.done.Store(int64(n))
+			if w.id == 0 {
+				s.progress(r.progressCounts)
+			}
+		}
+		n++
+		w.state = id
+		ample := -1
+		if s.c.opt.POR {
+			ample = s.ampleNode(w.x, st, w.seenNow)
+		}
+		k, dead := w.x.expand(st, ample, !cut, wantDeadlock, func(sc *succ) bool {
+			if cut {
+				return true
+			}
+			key := uint64(id)<<32 | uint64(sc.ord)
+			if o := sc.fp.owner(len(r.w)); o != w.id {
+				w.send(o, sc, key)
+				return true
+			}
+			w.offer(sc.fp, key, sc.tix, nil, sc.next, false)
+			return true
+		})
+		w.trans += int64(k)
+		w.expanded = append(w.expanded, id)
+		w.succN = append(w.succN, k)
+		if dead && !w.hasDead {
+			w.deadlock, w.hasDead = id, true
+		}
+		if n&15 == 0 && len(r.w) > 1 {
+			w.drain(false)
+		}
+		return true
+	})
+	if err != nil {
+		r.limit.CompareAndSwap("", "disk: "+err.Error())
+		r.stopped.Store(true)
+	}
+	if err := w.next.err; err != nil {
+		r.limit.CompareAndSwap("", "disk: "+err.Error())
+		r.stopped.Store(true)
+	}
+	w.done.Store(int64(n))
+}
+
+// seenNow reports whether f is known: in an earlier level or already
+// reached in this one (the cycle proviso of partial-order reduction, which
+// runs with one worker); the seen-set holds both.
+func (w *bfsWorker) seenNow(f fingerprint) bool {
+	return w.seen.contains(f)
+}
+
+// send appends a successor to the batch for its owner o.
+func (w *bfsWorker) send(o int, sc *succ, key uint64) {
+	b := w.out[o]
+	if b == nil {
+		b = w.r.pool.Get().(*batch)
+		w.out[o] = b
+	}
+	b.fps = append(b.fps, sc.fp)
+	b.keys = append(b.keys, key)
+	b.tixs = append(b.tixs, sc.tix)
+	if cd := w.r.c.codec; cd != nil {
+		b.data = cd.AppendState(b.data, sc.next)
+		b.ends = append(b.ends, len(b.data))
+	} else {
+		b.sts = append(b.sts, w.x.h.Clone(sc.next))
+	}
+	if b.len() >= batchStates || len(b.data) >= batchBytes {
+		w.out[o] = nil
+		w.r.w[o].in.put(b)
+	}
+}
+
+// drain offers the successors of every batch received.
+func (w *bfsWorker) drain(wait bool) {
+	w.taken = w.in.take(wait, w.taken[:0])
+	for _, b := range w.taken {
+		start := 0
+		for i, f := range b.fps {
+			if len(b.sts) > 0 {
+				w.offer(f, b.keys[i], b.tixs[i], nil, b.sts[i], true)
+			} else {
+				w.offer(f, b.keys[i], b.tixs[i], b.data[start:b.ends[i]], nil, false)
+				start = b.ends[i]
+			}
+		}
+		if b.last {
+			w.ends++
+		}
+		b.reset()
+		w.r.pool.Put(b)
+	}
+	clear(w.taken)
+}
+
+// offer is a successor reaching its owner: unless it is known from an
+// earlier level, the least key wins; enc is its encoding, or st the state:
+// a clone a batch brought (owned) or the worker's transient successor. A
+// new state's invariants are evaluated here, once.
+func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st model.State, owned bool) {
+	isNew, inLevel := w.seen.reach(f, thisLevel)
+	if isNew {
+		i := uint32(len(w.cands))
+		if w.indexed {
+			w.index.lookup(f, i)
+		}
+		w.cands = append(w.cands, newState{fp: f, key: key, tix: tix})
+		c := &w.cands[i]
+		w.keep(c, enc, st, owned)
+		if enc != nil {
+			var err error
+			if st, err = w.r.c.codec.ReadState(enc, w.into); err != nil {
+				w.r.limit.CompareAndSwap("", "disk: a state in transit does not decode: "+err.Error())
+				w.r.stopped.Store(true)
+				return
+			}
+			w.into = st
+		}
+		w.state = uint32(key >> 32) // an invariant's panic: the trace ends at the parent
+		s := w.r.s
+		c.ev = w.x.events(st, func(k int) bool { return s.violated[s.c.inv[k].Name] })
+		return
+	}
+	if !inLevel || !w.indexed {
+		// Known from an earlier level; or, with one worker, offered in
+		// increasing key order, so the first offer had the least key.
+		return
+	}
+	i, _ := w.index.get(f)
+	c := &w.cands[i]
+	if key < c.key {
+		c.key, c.tix = key, tix
+		if w.r.sym {
+			// Under symmetry the state kept is the representative its
+			// parent reaches: traces replay from it.
+			w.keep(c, enc, st, owned)
+		}
+	}
+}
+
+// keep stores a candidate's state.
+func (w *bfsWorker) keep(c *newState, enc []byte, st model.State, owned bool) {
+	cd := w.r.c.codec
+	switch {
+	case cd == nil && owned:
+		c.st = st
+		return
+	case cd == nil:
+		c.st = w.x.h.Clone(st)
+		return
+	case enc == nil:
+		w.buf = cd.AppendState(w.buf[:0], st)
+		enc = w.buf
+	}
+	blk, off := w.store.add(enc)
+	c.blk, c.off, c.n = int32(blk), int32(off), int32(len(enc))
+}
+
+// sortCandidates orders the level's new states by key.
+func (w *bfsWorker) sortCandidates() {
+	if !slices.IsSortedFunc(w.cands, cmpCandidate) {
+		slices.SortFunc(w.cands, cmpCandidate)
+	}
+}
+
+func cmpCandidate(a, b newState) int {
+	switch {
+	case a.key < b.key:
+		return -1
+	case a.key > b.key:
+		return 1
+	}
+	return 0
+}
+
+// finish gives each new state its id (start + its rank among every
+// worker's new states), writes its link, checks its invariants, adds it to
+// the seen-set and to the next level.
+func (w *bfsWorker) finish(start uint32) {
+	r := w.r
+	s := r.s
+	for i := range w.first {
+		w.first[i] = firstEvent{}
+	}
+	w.ids = w.ids[:0]
+	for i := range w.cands {
+		w.ids = append(w.ids, start+uint32(i))
+	}
+	for _, o := range r.w {
+		if o == w {
+			continue
+		}
+		j := 0
+		for i := range w.cands {
+			for j < len(o.cands) && o.cands[j].key < w.cands[i].key {
+				j++
+			}
+			w.ids[i] += uint32(j)
+		}
+	}
+	cd := r.c.codec
+	for i := range w.cands {
+		c := &w.cands[i]
+		id := w.ids[i]
+		s.links.set(id, link{uint32(c.key >> 32), uint32(c.key)})
+		w.seen.settle(c.fp)
+		if cd != nil {
+			w.next.pushBytes(id, w.store.at(int(c.blk), int(c.off), int(c.n)))
+		} else {
+			w.next.pushClone(c.st, id)
+			c.st = nil
+		}
+		for ev := c.ev; ev != 0; {
+			k := bits.TrailingZeros64(ev)
+			ev &^= 1 << k
+			if !w.first[k].ok {
+				w.first[k] = firstEvent{key: c.key, id: id, tix: c.tix, ok: true}
+			}
+		}
+	}
+}
+
+// progressCounts is what a progress line shows during a level.
+func (r *bfsRun) progressCounts() (trans int64, distinct uint32) {
+	t, n := r.s.trans, r.s.n
+	for _, w := range r.w {
+		n += uint32(len(w.cands))
+	}
+	return t, n
+}
+
+// stopEvent is something that stops a sequential BFS, at time key.
+type stopEvent struct {
+	time       uint64 // (parent id, ordinal), or (id, all ones) for a deadlock
+	tix        uint32
+	prop, kind string
+	id         uint32
+	max        bool // max-states reached
+}
+
+const afterAll = 0xffffffff
+
+// account adds a finished level to the search: its events, in the order a
+// sequential BFS meets them, and the point where that search would have
+// stopped, with the states and transitions it would have counted.
+func (r *bfsRun) account(depth int, cut bool, start uint32, total int) {
+	s := r.s
+	var evs []stopEvent
+	for k, iv := range s.c.inv {
+		var best firstEvent
+		for _, w := range r.w {
+			if f := w.first[k]; f.ok && (!best.ok || f.key < best.key) {
+				best = f
+			}
+		}
+		if best.ok && !s.violated[iv.Name] {
+			evs = append(evs, stopEvent{time: best.key, tix: best.tix, prop: iv.Name, kind: "invariant", id: best.id})
+		}
+	}
+	var dead uint32
+	hasDead := false
+	for _, w := range r.w {
+		if w.hasDead && (!hasDead || w.deadlock < dead) {
+			dead, hasDead = w.deadlock, true
+		}
+	}
+	if hasDead && !s.violated[Deadlock] {
+		evs = append(evs, stopEvent{time: uint64(dead)<<32 | afterAll, prop: Deadlock, kind: "deadlock", id: dead})
+	}
+	if ms := s.c.opt.MaxStates; ms > 0 && int(start) < ms && int(start)+total >= ms {
+		key, tix := r.keyOf(uint32(ms - 1))
+		evs = append(evs, stopEvent{time: key, tix: tix, max: true})
+	}
+	slices.SortStableFunc(evs, func(a, b stopEvent) int {
+		switch {
+		case a.time != b.time:
+			if a.time < b.time {
+				return -1
+			}
+			return 1
+		case a.max != b.max:
+			if b.max {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
+	var stop *stopEvent
+	for i := range evs {
+		e := &evs[i]
+		if stop != nil && e.time > stop.time {
+			break
+		}
+		if e.max {
+			s.halt("max-states")
+		} else if !s.violated[e.prop] {
+			s.record(e.prop, e.kind, e.id)
+		}
+		if s.stop && stop == nil {
+			stop = e
+		}
+	}
+	var trans int64
+	if stop == nil {
+		for _, w := range r.w {
+			trans += w.trans
+		}
+		s.n = start + uint32(total)
+		if total > 0 {
+			s.depth = max(s.depth, depth+1)
+		}
+	} else {
+		p := uint32(stop.time >> 32)
+		for _, w := range r.w {
+			for i, id := range w.expanded {
+				switch {
+				case id < p:
+					trans += int64(w.succN[i])
+				case id == p && uint32(stop.time) == afterAll:
+					trans += int64(w.succN[i])
+				}
+			}
+		}
+		if uint32(stop.time) != afterAll {
+			trans += int64(stop.tix)
+		}
+		reached := 0
+		for _, w := range r.w {
+			reached += sort.Search(len(w.cands), func(i int) bool { return w.cands[i].key > stop.time })
+		}
+		s.n = start + uint32(reached)
+		if reached > 0 {
+			s.depth = max(s.depth, depth+1)
+		}
+	}
+	s.trans += trans
+	if cut && trans > 0 && s.limit == "" {
+		s.limit = "max-depth"
+	}
+}
+
+// keyOf returns the key and transition count of new state id.
+func (r *bfsRun) keyOf(id uint32) (uint64, uint32) {
+	for _, w := range r.w {
+		if i, ok := slices.BinarySearch(w.ids, id); ok {
+			return w.cands[i].key, w.cands[i].tix
+		}
+	}
+	panic(fmt.Sprintf("mxcheck: state %d is in no partition", id))
 }

@@ -25,11 +25,18 @@ func (c *Checker) dfs() *Result {
 		stack = stack[:len(stack)-1]
 		kids = kids[:0]
 		s.expand(e.id, e.st, e.depth, func(st model.State, id uint32) {
-			kids = append(kids, entry{st: c.sys.Clone(st), id: id, depth: e.depth + 1})
+			kids = append(kids, entry{st: s.x.h.Clone(st), id: id, depth: e.depth + 1})
 		})
 		for i := len(kids) - 1; i >= 0; i-- {
 			stack = append(stack, kids[i])
 		}
 	}
 	return s.result()
+}
+
+// entry is a state waiting to be expanded.
+type entry struct {
+	st    model.State
+	id    uint32
+	depth int
 }

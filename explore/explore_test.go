@@ -186,26 +186,38 @@ func TestOptionsValidated(t *testing.T) {
 }
 
 func TestSeenSet(t *testing.T) {
-	s := newSeenSet()
-	rng := rand.New(rand.NewPCG(5, 6))
-	fps := map[uint64]bool{}
-	for i := 0; i < 200000; i++ {
-		fp := rng.Uint64()%50000*0x9e3779b97f4a7c15 | 1 // many repeats
-		if s.insert(fp) == fps[fp] {
-			t.Fatalf("insert(%x) new=%v, but seen before=%v", fp, !fps[fp], fps[fp])
+	for _, wide := range []bool{false, true} {
+		s := newSeenSet(wide)
+		rng := rand.New(rand.NewPCG(5, 6))
+		fps := map[fingerprint]bool{}
+		for i := 0; i < 200000; i++ {
+			x := rng.Uint64() % 50000 // many repeats
+			fp := fingerprint{lo: x*0x9e3779b97f4a7c15 | 1}
+			if wide {
+				// The same low half with different high halves: distinct.
+				fp = fingerprint{lo: x%7*0x9e3779b97f4a7c15 | 1, hi: x}
+			}
+			if s.insert(fp) == fps[fp] {
+				t.Fatalf("insert(%x) new=%v, but seen before=%v", fp, !fps[fp], fps[fp])
+			}
+			fps[fp] = true
 		}
-		fps[fp] = true
-	}
-	for fp := range fps {
-		if !s.contains(fp) || s.insert(fp) {
-			t.Fatalf("lost %x after growth", fp)
+		for fp := range fps {
+			if !s.contains(fp) || s.insert(fp) {
+				t.Fatalf("lost %x after growth", fp)
+			}
 		}
-	}
-	if s.contains(2) {
-		t.Error("contains an even fingerprint never inserted")
-	}
-	if per := float64(s.bytes()) / float64(len(fps)); per > 17 {
-		t.Errorf("%.1f bytes per fingerprint, want ≤ 16 plus slack", per)
+		if s.contains(fingerprint{lo: 2}) || int(s.count()) != len(fps) {
+			t.Errorf("contains an even fingerprint never inserted, or counts %d of %d", s.count(), len(fps))
+		}
+		// A table grows by half at 85% load: between 57% and 85% full.
+		slot := 8.0
+		if wide {
+			slot = 16
+		}
+		if per := float64(s.bytes()) / float64(len(fps)); per > slot/0.55 || per < slot/0.86 {
+			t.Errorf("wide=%v: %.1f bytes per fingerprint, want %.1f to %.1f", wide, per, slot/0.86, slot/0.55)
+		}
 	}
 }
 
@@ -300,7 +312,7 @@ func TestParallelIdentical(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			seq := run(tc.sys, tc.opt)
-			for _, w := range []int{2, 3} {
+			for _, w := range []int{2, 3, 4, 8} {
 				o := tc.opt
 				o.Workers = w
 				par := run(tc.sys, o)
@@ -308,10 +320,19 @@ func TestParallelIdentical(t *testing.T) {
 					t.Errorf("workers=%d differs:\nseq %+v %+v\npar %+v %+v", w, seq.Stats, seq.Properties, par.Stats, par.Properties)
 				}
 			}
+			// The parallel DFS agrees with the DFS when both run to the end.
+			o := tc.opt
+			o.Strategy = DFS
+			dfs := run(tc.sys, o)
+			o.Workers = 3
+			pdfs := run(tc.sys, o)
+			if dfs.Exhausted && (dfs.Verdict != pdfs.Verdict || dfs.Stats.Distinct != pdfs.Stats.Distinct || dfs.Stats.Transitions != pdfs.Stats.Transitions) {
+				t.Errorf("parallel DFS: %v %d states %d transitions; DFS: %v %d %d", pdfs.Verdict, pdfs.Stats.Distinct, pdfs.Stats.Transitions, dfs.Verdict, dfs.Stats.Distinct, dfs.Stats.Transitions)
+			}
+			if dfs.Verdict == Violated && pdfs.Verdict != Violated || dfs.Verdict == Verified && pdfs.Verdict != Verified {
+				t.Errorf("parallel DFS %v, DFS %v", pdfs.Verdict, dfs.Verdict)
+			}
 		})
-	}
-	if _, err := New(counter, Options{Workers: 2, Strategy: DFS}); err == nil {
-		t.Error("parallel DFS accepted")
 	}
 	if _, err := New(counter, Options{Workers: -1}); err == nil {
 		t.Error("negative workers accepted")
@@ -380,8 +401,11 @@ func TestLinksSpilled(t *testing.T) {
 		if !sameResult(mem, disk) {
 			t.Errorf("%+v: spilled links differ:\nmemory %+v\ndisk   %+v", opt, mem.Violations, disk.Violations)
 		}
-		// Every full chunk after the first three, 8 links of 8 bytes each.
-		if want := (disk.Stats.Distinct/8 - 3) * 8 * 8; mem.Stats.LinkDisk != 0 || disk.Stats.LinkDisk != want || want < 8*64 {
+		// Every full chunk after the first three, 8 links of 5 bytes each
+		// (the BFS writes the links of a whole level, so it may have
+		// written more than Distinct when it stopped in the middle).
+		want := (disk.Stats.Distinct/8 - 3) * 8 * linkBytes
+		if got := disk.Stats.LinkDisk; mem.Stats.LinkDisk != 0 || got < want || opt.Strategy == DFS && got != want || want < 8*64 {
 			t.Errorf("%+v: link bytes on disk %d and %d, want 0 and %d", opt, mem.Stats.LinkDisk, disk.Stats.LinkDisk, want)
 		}
 		for _, v := range disk.Violations {
@@ -395,11 +419,12 @@ func TestLinksSpilled(t *testing.T) {
 
 // Every link reads back as written, from memory or from the file.
 func TestLinkStore(t *testing.T) {
-	ls := &linkStore{chunk: 16, keep: 2}
+	ls := newLinkStore()
+	ls.chunk, ls.keep = 16, 2
 	defer ls.close()
 	want := make([]link, 1000)
 	for i := range want {
-		want[i] = link{uint32(rand.IntN(1 << 30)), uint32(i * 7)}
+		want[i] = link{uint32(rand.IntN(1 << 30)), uint32(i * 7 % 600)} // some ordinals ≥ 255
 		ls.add(uint32(i), want[i])
 	}
 	for i := range want {
@@ -407,7 +432,7 @@ func TestLinkStore(t *testing.T) {
 			t.Fatalf("link %d = %v, want %v", i, got, want[i])
 		}
 	}
-	if ls.spilled != 1000/16-2 || ls.memory() != int64(2+1)*16*8 {
+	if ls.spilled != 1000/16-2 || ls.memory() != int64(2+1)*16*linkBytes+int64(len(ls.wide))*16 {
 		t.Errorf("spilled %d chunks, %d bytes in memory", ls.spilled, ls.memory())
 	}
 }
@@ -464,5 +489,22 @@ func TestLevelsOnDisk(t *testing.T) {
 	}
 	if r := run(&toyCodec{toyDesc: toyDesc{mod}}, Options{Continue: true, LevelInMemory: -1}); r.Stats.QueueDisk != 0 {
 		t.Errorf("LevelInMemory -1 wrote %d bytes", r.Stats.QueueDisk)
+	}
+}
+
+// The BFS reports the same traces in every run, whatever the number of
+// workers and however they are scheduled: five runs with four workers of
+// a model with many shortest paths to each state.
+func TestParallelTraceDeterministic(t *testing.T) {
+	mod := &toy{init: []int{0}, next: func(s int) []toyEdge {
+		return []toyEdge{{to: (s + 1) % 500}, {to: (s * 3) % 500}, {to: (s + 7) % 500}, {to: (s * 5) % 500}}
+	},
+		bad: map[string]func(int) bool{"a": func(s int) bool { return s == 499 }, "b": func(s int) bool { return s == 251 }}}
+	want := run(toyDesc{mod}, Options{Continue: true})
+	for i := 0; i < 5; i++ {
+		got := run(toyDesc{mod}, Options{Continue: true, Workers: 4})
+		if !sameResult(want, got) {
+			t.Fatalf("run %d: %+v, want %+v", i, got.Violations, want.Violations)
+		}
 	}
 }

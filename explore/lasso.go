@@ -263,16 +263,7 @@ func (a *analysis) ordinals(l *edgeLister, root uint32, path []uint32) ([]uint32
 			return nil, fmt.Errorf("state %d has other successors than when the graph was built", v)
 		}
 		ord := local[i].ord
-		var next model.State
-		k := uint32(0)
-		sys.Successors(cur, func(_ model.Transition, n model.State) bool {
-			if k == ord {
-				next = sys.Clone(n)
-				return false
-			}
-			k++
-			return true
-		})
+		_, next := nthSuccessor(sys, cur, ord)
 		ords = append(ords, ord)
 		cur, v = next, g.dst[e]
 	}

@@ -13,26 +13,30 @@ import (
 // defaultLevelInMemory is Options.LevelInMemory's default.
 const defaultLevelInMemory = 1 << 22
 
-// level is one BFS level: the states to expand, in discovery order. The
-// first max are held in memory as clones; the rest (when the system can
-// encode its states) are appended to a temporary file, each as its length,
-// its id and its encoding, and decoded one at a time when the level is
-// expanded, so a level of tens of millions of states costs disk, not
-// memory. Order, and so every id, count and trace, is the same either way.
+// level is one BFS level of one partition: the states to expand, in id
+// order. When the system can encode its states (model.Codec) the first max
+// are held in memory as their encodings, back to back in large blocks (no
+// Go object per state), and the rest are appended to a temporary file, each
+// as its length, its id and its encoding; otherwise every state is held as
+// a clone. States are decoded one at a time when the level is expanded, so
+// a level of tens of millions of states costs disk, not memory. Order, and
+// so every id, count and trace, is the same either way.
 type level struct {
-	codec  model.Codec // nil: everything stays in memory
-	max    int
-	mem    []entry
-	n      int // states in the level, in memory and on disk
-	file   *os.File
-	w      *bufio.Writer
-	off    int64 // bytes of the level on disk
-	buf    []byte
-	into   model.State // decoding target, reused
-	err    error       // the first write error
-	noDisk bool        // no temporary file could be created
-	// spillErr says why not (the level then stays in memory; the result
-	// warns about it)
+	codec model.Codec // nil: clones in memory
+	max   int
+	ids   []uint32      // ids of the states in memory
+	sts   []model.State // clones, without a codec
+	mem   blocks        // encodings, with a codec
+	n     int           // states in the level, in memory and on disk
+	file  *os.File
+	w     *bufio.Writer
+	off   int64 // bytes of the level on disk
+	buf   []byte
+	into  model.State // decoding target, reused
+	err   error       // the first write error
+	// noDisk: no temporary file could be created (the level then stays in
+	// memory; spillErr says why and the result warns about it)
+	noDisk   bool
 	spillErr error
 	disk     int64 // bytes that reached the file, over every use of the level
 }
@@ -49,46 +53,89 @@ func (c countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// push appends st (the search's transient state: it is cloned or encoded
+// push appends st (the caller's transient state: it is cloned or encoded
 // here) with its id.
-func (l *level) push(sys model.System, st model.State, id uint32) {
-	l.n++
-	if l.codec != nil && len(l.mem) >= l.max && l.file == nil && !l.noDisk {
-		f, err := scratchFile("mxcheck-level-*")
-		if err != nil {
-			l.noDisk, l.spillErr = true, err // keep the level in memory
-		} else {
-			l.file = f
-			l.w = bufio.NewWriterSize(countingWriter{io.NewOffsetWriter(f, 0), &l.disk}, 1<<20)
-		}
-	}
-	if l.file == nil || len(l.mem) < l.max {
-		l.mem = append(l.mem, entry{st: sys.Clone(st), id: id})
+func (l *level) push(sys interface{ Clone(model.State) model.State }, st model.State, id uint32) {
+	if l.codec == nil {
+		l.n++
+		l.ids = append(l.ids, id)
+		l.sts = append(l.sts, sys.Clone(st))
 		return
 	}
-	l.buf = binary.LittleEndian.AppendUint32(l.buf[:0], 0)
-	l.buf = binary.LittleEndian.AppendUint32(l.buf, id)
-	l.buf = l.codec.AppendState(l.buf, st)
-	binary.LittleEndian.PutUint32(l.buf, uint32(len(l.buf)-8))
-	if _, err := l.w.Write(l.buf); err != nil && l.err == nil {
-		l.err = err
+	l.buf = l.codec.AppendState(l.buf[:0], st)
+	l.pushBytes(id, l.buf)
+}
+
+// pushClone appends a clone the caller hands over (systems without a codec).
+func (l *level) pushClone(st model.State, id uint32) {
+	l.n++
+	l.ids = append(l.ids, id)
+	l.sts = append(l.sts, st)
+}
+
+// pushBytes appends an encoded state (systems with a codec).
+func (l *level) pushBytes(id uint32, enc []byte) {
+	l.n++
+	if len(l.ids) >= l.max && !l.noDisk {
+		if l.file == nil {
+			f, err := scratchFile("mxcheck-level-*")
+			if err != nil {
+				l.noDisk, l.spillErr = true, err
+			} else {
+				l.file = f
+				l.w = bufio.NewWriterSize(countingWriter{io.NewOffsetWriter(f, 0), &l.disk}, 1<<20)
+			}
+		}
+		if l.file != nil {
+			var head [8]byte
+			binary.LittleEndian.PutUint32(head[:4], uint32(len(enc)))
+			binary.LittleEndian.PutUint32(head[4:], id)
+			if _, err := l.w.Write(head[:]); err != nil && l.err == nil {
+				l.err = err
+			}
+			if _, err := l.w.Write(enc); err != nil && l.err == nil {
+				l.err = err
+			}
+			l.off += 8 + int64(len(enc))
+			return
+		}
 	}
-	l.off += int64(len(l.buf))
+	l.ids = append(l.ids, id)
+	l.mem.add(enc)
 }
 
 // each calls fn on every state of the level in order, until fn returns
-// false, dropping each state from memory once it is expanded. The state
-// given for a spilled entry is reused for the next one.
+// false. The state given for an encoded entry is reused for the next one.
 func (l *level) each(fn func(st model.State, id uint32) bool) error {
-	for i := range l.mem {
-		e := l.mem[i]
-		l.mem[i] = entry{}
-		if !fn(e.st, e.id) {
-			return nil
+	if l.codec == nil {
+		for i, st := range l.sts {
+			l.sts[i] = nil
+			if !fn(st, l.ids[i]) {
+				return nil
+			}
 		}
-	}
-	if l.w == nil {
 		return nil
+	}
+	var err error
+	i := 0
+	stopped := false
+	l.mem.each(func(enc []byte) bool {
+		var st model.State
+		st, err = l.codec.ReadState(enc, l.into)
+		if err != nil {
+			err = fmt.Errorf("BFS level in memory: %w", err)
+			return false
+		}
+		l.into = st
+		if !fn(st, l.ids[i]) {
+			stopped = true
+			return false
+		}
+		i++
+		return true
+	})
+	if err != nil || stopped || l.w == nil {
+		return err
 	}
 	if err := l.w.Flush(); err != nil && l.err == nil {
 		l.err = err
@@ -129,8 +176,9 @@ func resizeBytes(b []byte, n int) []byte {
 
 // reset empties the level, keeping its storage (and its file) for reuse.
 func (l *level) reset() {
-	clear(l.mem)
-	l.mem = l.mem[:0]
+	clear(l.sts)
+	l.sts, l.ids = l.sts[:0], l.ids[:0]
+	l.mem.reset()
 	l.n, l.off = 0, 0
 	if l.w != nil {
 		l.w.Reset(countingWriter{io.NewOffsetWriter(l.file, 0), &l.disk})
@@ -143,4 +191,66 @@ func (l *level) close() {
 		l.file.Close()
 		l.file, l.w = nil, nil
 	}
+}
+
+// blocks holds byte strings back to back in 1 MiB blocks, each string
+// preceded by its length as a uvarint; a string never straddles two
+// blocks.
+type blocks struct {
+	bs   [][]byte
+	used int // blocks in use (the rest are kept for reuse)
+}
+
+const blockSize = 1 << 20
+
+// add appends b and returns where it starts: block index and offset of its
+// bytes.
+func (k *blocks) add(b []byte) (int, int) {
+	need := binary.MaxVarintLen32 + len(b)
+	if k.used == 0 || len(k.bs[k.used-1])+need > cap(k.bs[k.used-1]) {
+		if k.used == len(k.bs) {
+			k.bs = append(k.bs, make([]byte, 0, max(blockSize, need)))
+		} else if cap(k.bs[k.used]) < need {
+			k.bs[k.used] = make([]byte, 0, need)
+		}
+		k.used++
+	}
+	blk := &k.bs[k.used-1]
+	*blk = binary.AppendUvarint(*blk, uint64(len(b)))
+	off := len(*blk)
+	*blk = append(*blk, b...)
+	return k.used - 1, off
+}
+
+// at returns the string of length n at block i, offset off.
+func (k *blocks) at(i, off, n int) []byte { return k.bs[i][off : off+n] }
+
+// each calls fn on every string in order until fn returns false.
+func (k *blocks) each(fn func(b []byte) bool) {
+	for _, blk := range k.bs[:k.used] {
+		for len(blk) > 0 {
+			n, w := binary.Uvarint(blk)
+			if !fn(blk[w : w+int(n)]) {
+				return
+			}
+			blk = blk[w+int(n):]
+		}
+	}
+}
+
+// reset empties k, keeping its blocks.
+func (k *blocks) reset() {
+	for i := range k.bs[:k.used] {
+		k.bs[i] = k.bs[i][:0]
+	}
+	k.used = 0
+}
+
+// bytes is the memory k holds.
+func (k *blocks) bytes() int64 {
+	var n int64
+	for _, b := range k.bs {
+		n += int64(cap(b))
+	}
+	return n
 }

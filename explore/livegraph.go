@@ -133,6 +133,7 @@ type localEdge struct {
 // builder and the lasso rebuilder share it, so both see the same edge order.
 type edgeLister struct {
 	sys     model.System
+	h       model.Handle // nil until first used
 	fair    model.Fair
 	adv     bool // adversarial choices: every outcome is its own step
 	classes map[string]uint32
@@ -149,7 +150,10 @@ func (l *edgeLister) list(st model.State, onNext func(e *localEdge, next model.S
 	l.edges, l.draws = l.edges[:0], l.draws[:0]
 	var ord uint32
 	sorted := true
-	l.sys.Successors(st, func(t model.Transition, next model.State) bool {
+	if l.h == nil {
+		l.h = handleOf(l.sys)
+	}
+	l.h.Successors(st, func(t model.Transition, next model.State) bool {
 		e := localEdge{ord: ord, cls: noClass}
 		ord++
 		e.draw = uint32(len(l.draws))

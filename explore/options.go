@@ -52,10 +52,16 @@ type Options struct {
 	// Continue keeps searching after a violation, to find the first
 	// (shortest, under BFS) violation of every property.
 	Continue bool
-	// Workers is the number of goroutines of a parallel BFS; 0 or 1 means
-	// the sequential search, and at most MaxWorkers. The result is
-	// identical either way.
+	// Workers is the number of goroutines of the search (0 means 1, at
+	// most MaxWorkers). In a BFS each owns a partition of the states and
+	// the result — counts, verdicts and traces — is identical whatever the
+	// number. A DFS with several workers is the parallel DFS: the same
+	// states, transitions and verdicts when it runs to the end, traces
+	// that depend on the scheduling.
 	Workers int
+	// Fingerprint is the width of state fingerprints in bits: 64 (the
+	// default, also 0) or 128, for runs of 10^8 states and more.
+	Fingerprint int
 	// POR turns on partial-order reduction (package reduce).
 	POR bool
 	// Symmetry turns on symmetry reduction (package reduce); the system
@@ -121,12 +127,12 @@ func (o *Options) validate() error {
 		return errors.New("workers must not be negative")
 	case o.Workers > MaxWorkers:
 		return fmt.Errorf("workers must be at most %d (a few per core is plenty), got %d", MaxWorkers, o.Workers)
-	case o.Workers > 1 && o.Strategy != BFS:
-		return errors.New("the parallel search is a BFS: --workers > 1 needs --strategy bfs")
 	case o.Workers > 1 && o.POR:
 		return errors.New("partial-order reduction runs sequentially: use --workers 1 with --por")
-	case o.LevelInMemory != 0 && (o.Strategy != BFS || o.Workers > 1):
-		return errors.New("level-states applies to the sequential BFS only (the DFS keeps just its stack; the parallel BFS keeps its levels in memory)")
+	case o.LevelInMemory != 0 && o.Strategy != BFS:
+		return errors.New("level-states applies to the BFS only (the DFS keeps just its stack)")
+	case o.Fingerprint != 0 && o.Fingerprint != 64 && o.Fingerprint != 128:
+		return fmt.Errorf("fingerprint must be 64 or 128 bits, got %d", o.Fingerprint)
 	}
 	if o.ProgressEvery == 0 {
 		o.ProgressEvery = 3 * time.Second

@@ -78,6 +78,8 @@ func (c *Checker) specPanic(v any) *SpecPanic {
 	successor := false
 	if wp, ok := v.(*workerPanic); ok {
 		p.Value, site, successor = wp.value, panicSite{id: wp.id, inv: wp.inv, valid: true}, wp.inv != ""
+	} else if site.valid && site.inv == "" && s.x != nil {
+		site.inv = s.x.inv
 	}
 	if site.valid {
 		p.During = "expanding a state"

@@ -23,7 +23,7 @@ import (
 //
 // Among qualifying nodes it takes the one with the fewest steps, then the
 // lowest id, so the choice is deterministic.
-func (s *search) ampleNode(st model.State) int {
+func (s *search) ampleNode(x *expander, st model.State, seen func(fingerprint) bool) int {
 	ind := s.c.ind
 	var count [model.MaxNodes]int
 	var bad [model.MaxNodes]bool
@@ -44,7 +44,7 @@ func (s *search) ampleNode(st model.State) int {
 			return true
 		}
 		s.key = s.c.sys.AppendKey(s.key[:0], next)
-		if string(s.key) == string(s.keyA) || s.seen.contains(s.fingerprint(next)) {
+		if string(s.key) == string(s.keyA) || seen(x.fingerprint(next)) {
 			bad[u] = true
 		}
 		return true

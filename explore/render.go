@@ -89,8 +89,8 @@ func writeTrace(b *strings.Builder, t Trace) {
 
 func writeStats(b *strings.Builder, s Stats) {
 	fmt.Fprintf(b, "distinct states: %d  transitions: %d  depth: %d\n", s.Distinct, s.Transitions, s.Depth)
-	fmt.Fprintf(b, "time: %.2fs  states/s: %.0f  seen-set: %.1f bytes/state  fingerprint collision probability: %.1e\n",
-		s.Elapsed.Seconds(), s.Rate, s.BytesPerState, s.Collision)
+	fmt.Fprintf(b, "time: %.2fs  workers: %d  states/s: %.0f  seen-set: %.1f bytes/state  %d-bit fingerprint collision probability: %.1e\n",
+		s.Elapsed.Seconds(), s.Workers, s.Rate, s.BytesPerState, s.Fingerprint, s.Collision)
 	if s.SymmetryBounded > 0 {
 		fmt.Fprintf(b, "symmetry: %d states got a bounded, not provably canonical representative (sound; the distinct count may exceed the orbits)\n", s.SymmetryBounded)
 	}

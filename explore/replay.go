@@ -134,25 +134,6 @@ func sameVars(vars []string, s model.State, desc model.Describer) bool {
 	return true
 }
 
-// deadlocked reports whether s has pending work and no step but stutters and
-// adversary moves.
-func deadlocked(sys model.System, s model.State) bool {
-	w, ok := sys.(model.WorkPending)
-	if !ok || !w.Pending(s) {
-		return false
-	}
-	self := sys.AppendKey(nil, s)
-	stuck := true
-	sys.Successors(s, func(t model.Transition, next model.State) bool {
-		if t.Kind != model.AdversaryStep && isProgress(t, self, sys.AppendKey(nil, next)) {
-			stuck = false
-			return false
-		}
-		return true
-	})
-	return stuck
-}
-
 // ReplayReader reads an ITF trace written by mxcheck, rebuilds the system it
 // names through lookup (a spec registry) and replays it. An error means the
 // trace is malformed or names an unknown spec or an impossible

@@ -134,8 +134,13 @@ type Stats struct {
 	// make counterexamples found under partial-order reduction shortest.
 	ShortenStates int64 `json:"shorten_states,omitempty"`
 	// Collision is the probability that two distinct states shared a
-	// fingerprint, n(n-1)/2^65 for n distinct states, as TLC reports.
+	// fingerprint, n(n-1)/2^(b+1) for n distinct states and b-bit
+	// fingerprints, as TLC reports.
 	Collision float64 `json:"collision_probability"`
+	// Fingerprint is the width of the fingerprints in bits (64 or 128).
+	Fingerprint int `json:"fingerprint_bits"`
+	// Workers is the number of goroutines that ran the search.
+	Workers int `json:"workers"`
 }
 
 // Result is the outcome of a search, as data; render it with WriteText or

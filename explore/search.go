@@ -2,11 +2,9 @@ package explore
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/mxcheck/mxcheck/model"
-	"github.com/mxcheck/mxcheck/reduce"
 )
 
 // Checker runs searches over one System with one set of Options.
@@ -44,8 +42,8 @@ func New(sys model.System, opt Options) (*Checker, error) {
 		}
 	}
 	c := &Checker{sys: sys, opt: opt, inv: sys.Invariants()}
-	if opt.Workers > 1 && len(c.inv) > 64 {
-		return nil, fmt.Errorf("the parallel search handles at most 64 invariants")
+	if len(c.inv) > 64 {
+		return nil, fmt.Errorf("a search checks at most 64 invariants, this system has %d", len(c.inv))
 	}
 	if opt.POR {
 		c.ind = sys.(model.Independence)
@@ -67,6 +65,29 @@ func New(sys model.System, opt Options) (*Checker, error) {
 	return c, nil
 }
 
+// Run searches the state space and returns the result.
+func (c *Checker) Run() *Result {
+	if c.opt.Strategy == DFS {
+		if c.opt.Workers > 1 {
+			return c.parallelDFS()
+		}
+		return c.dfs()
+	}
+	r := c.bfs()
+	if c.opt.POR && r.Verdict == Violated {
+		c.shorten(r)
+	}
+	return r
+}
+
+// fingerprintBits is the width of the fingerprints: 64 or 128.
+func (c *Checker) fingerprintBits() int {
+	if c.opt.Fingerprint == 128 {
+		return 128
+	}
+	return 64
+}
+
 // noParent marks an initial state's parent link.
 const noParent = ^uint32(0)
 
@@ -84,7 +105,9 @@ type found struct {
 // search is the state of one run.
 type search struct {
 	c          *Checker
-	seen       *seenSet
+	seen       *seenSet // the DFS's (each BFS worker has its own)
+	seenBytes  func() int64
+	x          *expander // the search goroutine's expansion core
 	links      *linkStore
 	queueDisk  int64  // bytes of BFS levels written to disk
 	n          uint32 // distinct states so far
@@ -100,26 +123,21 @@ type search struct {
 	ticks      int
 	queue      func() int
 	key        []byte
-	keyS       []byte
-	fpKey      []byte
 	keyA       []byte
-	reduced    int64             // states expanded with an ample set
-	canon      *reduce.Canonical // non-nil under symmetry reduction
-	at         panicSite         // what the search is doing, for SpecPanic
+	reduced    int64     // states expanded with an ample set
+	at         panicSite // what the search is doing, for SpecPanic
 	canonCalls uint32
-	symBounded int64 // from parallel workers' canonicalisers, and s.canon's
+	symBounded int64 // from the canonicalisers of every expander
 	warnings   []string
 }
 
 func (c *Checker) newSearch() *search {
-	s := &search{c: c, seen: newSeenSet(), links: newLinkStore(), violated: map[string]bool{}, start: time.Now()}
+	s := &search{c: c, seen: newSeenSet(c.opt.Fingerprint == 128), links: newLinkStore(), violated: map[string]bool{}, start: time.Now()}
 	s.lastTick = s.start
 	s.lim = newLimits(&c.opt, s.start)
 	c.active = s
-	if c.sym != nil {
-		s.canon = reduce.NewCanonical(c.sym)
-		s.canon.Stop = func() bool { return s.lim.check(false) != "" }
-	}
+	s.x = c.newExpander(func() bool { return s.lim.check(false) != "" })
+	s.seenBytes = s.seen.bytes
 	return s
 }
 
@@ -135,20 +153,30 @@ func (s *search) linkOf(id uint32) link { return s.links.get(id) }
 // discover records state st reached by link l. It reports whether the state
 // is new; when it is, its invariants are checked and limits applied.
 func (s *search) discover(l link, st model.State, depth int) (uint32, bool) {
-	if !s.seen.insert(s.fingerprint(st)) {
+	return s.discoverFP(l, s.fingerprint(st), st, depth)
+}
+
+// discoverFP is discover for a state whose fingerprint is known.
+func (s *search) discoverFP(l link, f fingerprint, st model.State, depth int) (uint32, bool) {
+	if !s.seen.insert(f) {
 		return 0, false
 	}
 	id := s.addLink(l)
 	if depth > s.depth {
 		s.depth = depth
 	}
+	s.checkNew(s.x, st, id)
+	return id, true
+}
+
+// checkNew checks the invariants of new state id (each until it first
+// fails), then the state limit.
+func (s *search) checkNew(x *expander, st model.State, id uint32) {
 	outer := s.at
-	for _, iv := range s.c.inv {
-		if s.violated[iv.Name] {
-			continue
-		}
-		s.at = panicSite{id: id, inv: iv.Name, valid: true}
-		if !iv.Holds(st) {
+	s.at = panicSite{id: id, valid: true}
+	ev := x.events(st, func(i int) bool { return s.violated[s.c.inv[i].Name] })
+	for i, iv := range s.c.inv {
+		if ev&(1<<i) != 0 {
 			s.record(iv.Name, "invariant", id)
 		}
 	}
@@ -156,12 +184,11 @@ func (s *search) discover(l link, st model.State, depth int) (uint32, bool) {
 	if s.c.opt.MaxStates > 0 && int(s.n) >= s.c.opt.MaxStates && !s.stop {
 		s.halt("max-states")
 	}
-	return id, true
 }
 
 // fingerprint is the fingerprint of st's key, canonical under symmetry.
-func (s *search) fingerprint(st model.State) uint64 {
-	if s.canon != nil {
+func (s *search) fingerprint(st model.State) fingerprint {
+	if s.x.canon != nil {
 		// Canonical labelling can take milliseconds a state: look at the
 		// limits between states too, not only between expansions.
 		if s.canonCalls++; s.canonCalls&15 == 0 && !s.stop {
@@ -169,11 +196,8 @@ func (s *search) fingerprint(st model.State) uint64 {
 				s.halt(limit)
 			}
 		}
-		s.fpKey = s.canon.AppendKey(s.fpKey[:0], st)
-	} else {
-		s.fpKey = s.c.sys.AppendKey(s.fpKey[:0], st)
 	}
-	return model.Fingerprint(s.fpKey)
+	return s.x.fingerprint(st)
 }
 
 // record notes the first violation of prop at state id.
@@ -217,27 +241,11 @@ func (s *search) expand(id uint32, st model.State, depth int, keep func(next mod
 	}
 	s.at = panicSite{id: id, valid: true} // left set if the system panics
 	cut := s.c.opt.MaxDepth > 0 && depth >= s.c.opt.MaxDepth
-	checkDeadlock := s.c.worker != nil && !s.violated[Deadlock]
-	progress := false
-	if checkDeadlock {
-		s.keyS = s.c.sys.AppendKey(s.keyS[:0], st)
-	}
 	ample := -1 // under POR, the node whose steps form the ample set
 	if s.c.opt.POR {
-		ample = s.ampleNode(st)
+		ample = s.ampleNode(s.x, st, s.seen.contains)
 	}
-	var ord uint32
-	s.c.sys.Successors(st, func(t model.Transition, next model.State) bool {
-		idx := ord
-		ord++
-		if ample >= 0 && (t.Kind == model.AdversaryStep || int(t.Node) != ample) {
-			return true // outside the ample set: neither explored nor counted
-		}
-		s.trans++
-		if checkDeadlock && !progress && t.Kind != model.AdversaryStep {
-			s.key = s.c.sys.AppendKey(s.key[:0], next)
-			progress = isProgress(t, s.keyS, s.key)
-		}
+	n, dead := s.x.expand(st, ample, !cut, !s.violated[Deadlock], func(sc *succ) bool {
 		if cut {
 			// A depth cut leaves the search running but incomplete.
 			if s.limit == "" {
@@ -245,13 +253,14 @@ func (s *search) expand(id uint32, st model.State, depth int, keep func(next mod
 			}
 			return true
 		}
-		nid, isNew := s.discover(link{id, idx}, next, depth+1)
+		nid, isNew := s.discoverFP(link{id, sc.ord}, sc.fp, sc.next, depth+1)
 		if isNew {
-			keep(next, nid)
+			keep(sc.next, nid)
 		}
 		return !s.stop
 	})
-	if checkDeadlock && !progress && !s.stop && s.c.worker.Pending(st) {
+	s.trans += int64(n)
+	if dead && !s.stop {
 		s.record(Deadlock, "deadlock", id)
 	}
 	s.at.valid = false
@@ -266,6 +275,12 @@ func (s *search) tick() {
 	if limit := s.lim.check(s.ticks&(1<<14-1) == 0); limit != "" {
 		s.halt(limit)
 	}
+	s.progress(func() (int64, uint32) { return s.trans, s.n })
+}
+
+// progress prints a progress line when one is due; counts gives the
+// transitions and distinct states so far.
+func (s *search) progress(counts func() (int64, uint32)) {
 	now := time.Now()
 	if w := s.c.opt.Progress; w != nil && now.Sub(s.lastTick) >= s.c.opt.ProgressEvery {
 		s.lastTick = now
@@ -274,8 +289,9 @@ func (s *search) tick() {
 		if s.queue != nil {
 			q = s.queue()
 		}
+		trans, n := counts()
 		fmt.Fprintf(w, "mxcheck: %6.1fs  transitions=%d distinct=%d queue=%d depth=%d states/s=%.0f\n",
-			el, s.trans, s.n, q, s.depth, float64(s.n)/el)
+			el, trans, n, q, s.depth, float64(n)/el)
 	}
 }
 
@@ -320,8 +336,8 @@ func (s *search) result() *Result {
 		}
 		r.Violations = append(r.Violations, v)
 	}
-	if s.canon != nil {
-		s.symBounded += s.canon.Bounded
+	if s.x.canon != nil {
+		s.symBounded += s.x.canon.Bounded
 	}
 	if s.links.err != nil {
 		s.warn(fmt.Sprintf("parent links stayed in memory: the temporary file (TMPDIR) failed: %v", s.links.err))
@@ -335,10 +351,12 @@ func (s *search) result() *Result {
 		Transitions:     s.trans,
 		Depth:           s.depth,
 		Elapsed:         el,
-		SeenBytes:       s.seen.bytes() + lb,
+		SeenBytes:       s.seenBytes() + lb,
 		LinkDisk:        s.links.disk,
 		QueueDisk:       s.queueDisk,
-		Collision:       n * (n - 1) / math.Exp2(65),
+		Collision:       collisionEstimate(n, s.c.fingerprintBits()),
+		Fingerprint:     s.c.fingerprintBits(),
+		Workers:         max(1, s.c.opt.Workers),
 		AmpleStates:     s.reduced,
 		SymmetryBounded: s.symBounded,
 	}
@@ -392,17 +410,10 @@ func buildTrace(sys model.System, path []uint32) (Trace, model.State) {
 		tr.Initial = desc.Dump(cur)
 	}
 	for _, idx := range path[1:] {
-		var k uint32
-		var t model.Transition
-		var next model.State
-		sys.Successors(cur, func(u model.Transition, n model.State) bool {
-			if k == idx {
-				t, next = u, sys.Clone(n)
-				return false
-			}
-			k++
-			return true
-		})
+		t, next := nthSuccessor(sys, cur, idx)
+		if next == nil {
+			panic(fmt.Sprintf("mxcheck: a stored trace leads to successor %d of a state that has fewer", idx))
+		}
 		step := TraceStep{Kind: t.Kind.String(), State: itf(desc, next)}
 		if desc != nil {
 			step.Label = desc.DescribeStep(cur, t)

@@ -1,87 +1,241 @@
 package explore
 
-// seenShards is the number of independent shards of a seenSet; a
+import "math/bits"
+
+// seenShards is the number of independent shards of a seen-set; a
 // fingerprint's top bits pick its shard, so each table grows in small steps.
 const seenShards = 64
 
-// seenSet is a set of 64-bit fingerprints (never 0) in open-addressing
-// tables with linear probing, one per shard. Each shard grows at 3/4 load,
-// so a fingerprint costs 8 to 16 bytes.
+// seenSet is a set of fingerprints: open-addressing tables with linear
+// probing, one per shard, holding 8 bytes a slot (64-bit fingerprints) or
+// 16 (128-bit). A shard grows by half when it is 85% full, so a table is
+// between 57% and 85% full: 9.4 to 14 bytes per 64-bit fingerprint, 11.6 on
+// average. A fingerprint's top 6 bits are its shard's number, so a slot
+// stores the other 58 shifted up, with two flags below: occupied (a slot
+// is never 0) and "reached in the current BFS level", which lets the BFS
+// tell a state of this level from an older one without a second table.
+// Not safe for concurrent use: each owner of a partition has its own.
 type seenSet struct {
+	wide   bool
 	shards [seenShards]shard
 }
 
 type shard struct {
-	slots []uint64
-	n     int
+	lo, hi []uint64 // hi is nil with 64-bit fingerprints
+	n      int
 }
 
-func newSeenSet() *seenSet {
-	s := &seenSet{}
+const (
+	occupied  = 1
+	thisLevel = 2
+	flagBits  = 6
+)
+
+// packed is f's low half as a slot stores it.
+func packed(f fingerprint) uint64 { return f.lo<<flagBits | occupied }
+
+const firstSlots = 256
+
+func newSeenSet(wide bool) *seenSet {
+	s := &seenSet{wide: wide}
 	for i := range s.shards {
-		s.shards[i].slots = make([]uint64, 256)
+		s.shards[i].alloc(firstSlots, wide)
 	}
 	return s
 }
 
-// insert adds fp and reports whether it was new. Not safe for concurrent
-// use.
-func (s *seenSet) insert(fp uint64) bool {
-	return s.shards[fp>>58].insert(fp)
+func (sh *shard) alloc(n int, wide bool) {
+	sh.lo = make([]uint64, n)
+	if wide {
+		sh.hi = make([]uint64, n)
+	}
 }
 
-// contains reports whether fp is in the set.
-func (s *seenSet) contains(fp uint64) bool {
-	sh := &s.shards[fp>>58]
-	mask := uint64(len(sh.slots) - 1)
-	for i := fp & mask; ; i = (i + 1) & mask {
-		switch sh.slots[i] {
-		case 0:
-			return false
-		case fp:
-			return true
+// home is the first slot of a fingerprint whose slot value is v in a table
+// of n: v's bits scaled to n (no power of two needed).
+func home(v uint64, n int) uint64 {
+	h, _ := bits.Mul64(v, uint64(n))
+	return h
+}
+
+// find returns the slot holding f, or the empty slot where it belongs.
+func (sh *shard) find(f fingerprint) (uint64, bool) {
+	v := packed(f)
+	n := uint64(len(sh.lo))
+	for i := home(v>>flagBits<<flagBits, len(sh.lo)); ; {
+		x := sh.lo[i]
+		switch {
+		case x == 0:
+			return i, false
+		case x|thisLevel == v|thisLevel && (sh.hi == nil || sh.hi[i] == f.hi):
+			return i, true
+		}
+		if i++; i == n {
+			i = 0
 		}
 	}
 }
 
-func (sh *shard) insert(fp uint64) bool {
-	mask := uint64(len(sh.slots) - 1)
-	for i := fp & mask; ; i = (i + 1) & mask {
-		switch sh.slots[i] {
-		case 0:
-			sh.slots[i] = fp
-			sh.n++
-			if sh.n*4 > len(sh.slots)*3 {
-				sh.grow()
-			}
-			return true
-		case fp:
-			return false
-		}
+// insert adds f and reports whether it was new.
+func (s *seenSet) insert(f fingerprint) bool {
+	isNew, _ := s.reach(f, 0)
+	return isNew
+}
+
+// reach adds f with the given flag (0 or thisLevel) unless present; it
+// reports whether f was new and, if not, whether it carries thisLevel.
+func (s *seenSet) reach(f fingerprint, flag uint64) (isNew, inLevel bool) {
+	sh := &s.shards[f.lo>>(64-flagBits)]
+	i, ok := sh.find(f)
+	if ok {
+		return false, sh.lo[i]&thisLevel != 0
 	}
+	sh.lo[i] = packed(f) | flag
+	if sh.hi != nil {
+		sh.hi[i] = f.hi
+	}
+	sh.n++
+	if sh.n*20 > len(sh.lo)*17 {
+		sh.grow()
+	}
+	return true, false
+}
+
+// settle clears f's thisLevel flag: its level is over.
+func (s *seenSet) settle(f fingerprint) {
+	sh := &s.shards[f.lo>>(64-flagBits)]
+	if i, ok := sh.find(f); ok {
+		sh.lo[i] &^= thisLevel
+	}
+}
+
+// contains reports whether f is in the set.
+func (s *seenSet) contains(f fingerprint) bool {
+	_, ok := s.shards[f.lo>>(64-flagBits)].find(f)
+	return ok
 }
 
 func (sh *shard) grow() {
-	old := sh.slots
-	sh.slots = make([]uint64, 2*len(old))
-	mask := uint64(len(sh.slots) - 1)
-	for _, fp := range old {
-		if fp == 0 {
+	lo, hi := sh.lo, sh.hi
+	sh.alloc(len(lo)+len(lo)/2, hi != nil)
+	n := uint64(len(sh.lo))
+	for j, x := range lo {
+		if x == 0 {
 			continue
 		}
-		i := fp & mask
-		for sh.slots[i] != 0 {
-			i = (i + 1) & mask
+		i := home(x>>flagBits<<flagBits, len(sh.lo))
+		for sh.lo[i] != 0 {
+			if i++; i == n {
+				i = 0
+			}
 		}
-		sh.slots[i] = fp
+		sh.lo[i] = x
+		if hi != nil {
+			sh.hi[i] = hi[j]
+		}
 	}
+}
+
+// count is the number of fingerprints in the set.
+func (s *seenSet) count() int64 {
+	var n int64
+	for i := range s.shards {
+		n += int64(s.shards[i].n)
+	}
+	return n
 }
 
 // bytes is the memory held by the tables.
 func (s *seenSet) bytes() int64 {
 	var b int64
 	for i := range s.shards {
-		b += int64(len(s.shards[i].slots)) * 8
+		b += int64(len(s.shards[i].lo)+len(s.shards[i].hi)) * 8
 	}
 	return b
 }
+
+// fpIndex maps the fingerprints of one BFS level's new states to their
+// index among the level's new states: open addressing, linear probing,
+// one 24-byte slot per entry (one cache line a probe), grown at 3/4 load,
+// emptied (not freed) between levels.
+type fpIndex struct {
+	slots []fpSlot
+	n     int
+}
+
+type fpSlot struct {
+	f   fingerprint
+	val uint32 // index+1; 0 marks an empty slot
+}
+
+func newFPIndex() *fpIndex { return &fpIndex{slots: make([]fpSlot, 1024)} }
+
+// lookup returns the index of f, inserting next when absent.
+func (t *fpIndex) lookup(f fingerprint, next uint32) (uint32, bool) {
+	if 4*(t.n+1) > 3*len(t.slots) {
+		t.grow()
+	}
+	n := uint64(len(t.slots))
+	for i := home(f.lo, len(t.slots)); ; {
+		sl := &t.slots[i]
+		switch {
+		case sl.val == 0:
+			*sl = fpSlot{f, next + 1}
+			t.n++
+			return next, true
+		case sl.f == f:
+			return sl.val - 1, false
+		}
+		if i++; i == n {
+			i = 0
+		}
+	}
+}
+
+// get returns the index of f, if present.
+func (t *fpIndex) get(f fingerprint) (uint32, bool) {
+	n := uint64(len(t.slots))
+	for i := home(f.lo, len(t.slots)); ; {
+		sl := &t.slots[i]
+		switch {
+		case sl.val == 0:
+			return 0, false
+		case sl.f == f:
+			return sl.val - 1, true
+		}
+		if i++; i == n {
+			i = 0
+		}
+	}
+}
+
+func (t *fpIndex) grow() {
+	old := t.slots
+	t.slots = make([]fpSlot, 2*len(old))
+	n := uint64(len(t.slots))
+	for _, sl := range old {
+		if sl.val == 0 {
+			continue
+		}
+		i := home(sl.f.lo, len(t.slots))
+		for t.slots[i].val != 0 {
+			if i++; i == n {
+				i = 0
+			}
+		}
+		t.slots[i] = sl
+	}
+}
+
+// reset empties the index, shrinking a table far larger than its last use.
+func (t *fpIndex) reset() {
+	if len(t.slots) > 1024 && t.n*16 < len(t.slots) {
+		*t = *newFPIndex()
+		return
+	}
+	clear(t.slots)
+	t.n = 0
+}
+
+// bytes is the memory the index holds.
+func (t *fpIndex) bytes() int64 { return int64(len(t.slots)) * 24 }

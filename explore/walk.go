@@ -39,6 +39,7 @@ type candidate struct {
 // walker runs random walks over one system; one per goroutine.
 type walker struct {
 	sys    model.System
+	h      model.Handle
 	inv    []model.Invariant
 	worker model.WorkPending // nil when deadlock is not checked
 	namer  model.ActionNamer
@@ -66,7 +67,7 @@ type walk struct {
 }
 
 func newWalker(sys model.System, inv []model.Invariant, names []string, deadlock bool, depth int) *walker {
-	w := &walker{sys: sys, inv: inv, depth: depth, names: map[string]int{}}
+	w := &walker{sys: sys, h: handleOf(sys), inv: inv, depth: depth, names: map[string]int{}}
 	w.namer, _ = sys.(model.ActionNamer)
 	if wk, ok := sys.(model.WorkPending); ok && deadlock {
 		w.worker = wk
@@ -122,7 +123,7 @@ func (w *walker) run(run int, seed uint64) *walk {
 	}
 	inits := w.sys.Init()
 	r.init = g.intn(len(inits))
-	cur := w.sys.Clone(inits[r.init])
+	cur := w.h.Clone(inits[r.init])
 	if w.keep {
 		r.states = append(r.states, cur)
 	}
@@ -136,7 +137,7 @@ func (w *walker) run(run int, seed uint64) *walk {
 		}
 		progress := false
 		var ord uint32
-		w.sys.Successors(cur, func(t model.Transition, next model.State) bool {
+		w.h.Successors(cur, func(t model.Transition, next model.State) bool {
 			o := ord
 			ord++
 			w.key = w.sys.AppendKey(w.key[:0], next)
@@ -158,7 +159,7 @@ func (w *walker) run(run int, seed uint64) *walk {
 			return r
 		}
 		cand := w.cands[c][g.intn(len(w.cands[c]))]
-		cur = successor(w.sys, cur, cand.ord)
+		cur = successor(w.h, cur, cand.ord)
 		r.steps = append(r.steps, cand.t)
 		if w.keep {
 			r.states = append(r.states, cur)
@@ -229,18 +230,9 @@ func pickClass(g *gen, cands *[numClasses][]candidate, weights *[numClasses]int)
 }
 
 // successor returns a copy of the successor of s with ordinal ord.
-func successor(sys model.System, s model.State, ord uint32) model.State {
-	var out model.State
-	var k uint32
-	sys.Successors(s, func(_ model.Transition, next model.State) bool {
-		if k == ord {
-			out = sys.Clone(next)
-			return false
-		}
-		k++
-		return true
-	})
-	return out
+func successor(sys model.Handle, s model.State, ord uint32) model.State {
+	_, next := nthSuccessor(sys, s, ord)
+	return next
 }
 
 // replaySteps re-executes steps (transitions compared by value) from initial

@@ -2,9 +2,9 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
 )
 
 // Adversary move types, stored in Transition.Action for AdversaryStep.
@@ -22,15 +22,27 @@ type Machine[N Value, M Message] struct {
 	p   *Protocol[N, M]
 	cfg Config
 	inv []Invariant
-	// scratch holds *scratch[N, M]: the transient successor world and
-	// context that Successors reuses (a pool, since parallel searches call
-	// Successors concurrently).
-	scratch sync.Pool
-	// arena backs the states Clone returns (a search clones every new
-	// state: one allocation per few hundred states instead of four each).
-	arenaMu sync.Mutex
-	arena   arena[N, M]
 }
+
+// handle is a Machine's per-goroutine handle (model.Handle): its own
+// successor scratch and clone arena, so that a search's hot path neither
+// locks nor allocates per state.
+type handle[N Value, M Message] struct {
+	m     *Machine[N, M]
+	sc    scratch[N, M]
+	arena arena[N, M] // backs the states Clone returns: one allocation per few hundred states
+}
+
+// NewHandle returns a handle for one goroutine.
+func (m *Machine[N, M]) NewHandle() Handle { return &handle[N, M]{m: m} }
+
+// Successors is Machine.Successors with the handle's scratch.
+func (h *handle[N, M]) Successors(s State, yield func(Transition, State) bool) {
+	h.m.successors(&h.sc, s, yield)
+}
+
+// Clone copies a state into the handle's arena.
+func (h *handle[N, M]) Clone(s State) State { return h.arena.clone(s.(*World[N, M])) }
 
 // scratch is the reusable storage of one Successors call.
 type scratch[N Value, M Message] struct {
@@ -57,11 +69,14 @@ func Compile[N Value, M Message](p *Protocol[N, M], c Config) (*Machine[N, M], e
 // Init returns the single initial state.
 func (m *Machine[N, M]) Init() []State { return []State{initialWorld(m.p, &m.cfg)} }
 
-// Clone copies a state.
+// Clone copies a state. Safe for concurrent use; a search clones through
+// its handles instead.
 func (m *Machine[N, M]) Clone(s State) State {
-	m.arenaMu.Lock()
-	c := m.arena.clone(s.(*World[N, M]))
-	m.arenaMu.Unlock()
+	w := s.(*World[N, M])
+	c := &World[N, M]{Budget: w.Budget, Nodes: slices.Clone(w.Nodes), Meta: slices.Clone(w.Meta)}
+	if len(w.Msgs) > 0 {
+		c.Msgs = slices.Clone(w.Msgs)
+	}
 	return c
 }
 
@@ -211,14 +226,15 @@ func (m *Machine[N, M]) Pending(s State) bool {
 // Successors enumerates, in this order: for each node and each action in
 // declaration order, the action's enabled instances (one per distinct
 // deliverable message for Receive actions, one per random outcome); then the
-// adversary's moves.
+// adversary's moves. Each call has its own scratch, so calls may nest and
+// run concurrently; a search enumerates through its handles instead.
 func (m *Machine[N, M]) Successors(s State, yield func(Transition, State) bool) {
+	m.successors(new(scratch[N, M]), s, yield)
+}
+
+// successors is Successors with the given scratch.
+func (m *Machine[N, M]) successors(sc *scratch[N, M], s State, yield func(Transition, State) bool) {
 	w := s.(*World[N, M])
-	sc, _ := m.scratch.Get().(*scratch[N, M])
-	if sc == nil {
-		sc = new(scratch[N, M])
-	}
-	defer m.scratch.Put(sc)
 	next, c := &sc.next, &sc.c
 	*c = Ctx[N, M]{m: m}
 	recordHint(&sc.hint, w, m.cfg.Delta)

@@ -81,6 +81,21 @@ type System interface {
 	Invariants() []Invariant
 }
 
+// Handle enumerates successors and clones states for one goroutine.
+type Handle interface {
+	Successors(s State, yield func(t Transition, next State) bool)
+	Clone(s State) State
+}
+
+// Handles is an optional System capability for the hot paths of a search:
+// NewHandle returns a Handle with its own scratch storage — no lock, no
+// pool, no allocation per call — to be used by one goroutine at a time
+// (and not re-entered: enumerate nested successors with another handle or
+// the System). A System is itself a Handle that any goroutine may use.
+type Handles interface {
+	NewHandle() Handle
+}
+
 // NoDeadlock is the name of deadlock freedom, the property WorkPending
 // systems are checked for.
 const NoDeadlock = "no-deadlock"

@@ -152,6 +152,7 @@ type checkFlags struct {
 	liveness    bool
 	choices     string
 	workers     int
+	fingerprint int
 	levels      int
 	html        string
 	extra       checkExtras // simulate.go's additions: --minimize, --history-html
@@ -173,7 +174,8 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.por, "por", false, "partial-order reduction")
 	fs.BoolVar(&f.symmetry, "symmetry", false, "symmetry reduction; on by default where the spec's nodes are interchangeable (--symmetry=false: off)")
 	fs.BoolVar(&f.liveness, "liveness", false, "also check lockout/starvation freedom (fair cycles)")
-	fs.IntVar(&f.workers, "workers", 1, "goroutines for a parallel BFS (0: one per core; at most 256); results are identical")
+	fs.IntVar(&f.workers, "workers", 0, "goroutines of the search, each owning a share of the states (0: one per core, 1 with --por; at most 256); counts, verdicts and BFS traces are identical whatever the number")
+	fs.IntVar(&f.fingerprint, "fingerprint", 64, "bits per state fingerprint: 64, or 128 for runs of 10^8 states and more (the summary prints the collision estimate)")
 	fs.IntVar(&f.levels, "level-states", 0, "BFS: states of a level kept in memory, the rest in a temporary file (0: 4194304; -1: all in memory)")
 	fs.StringVar(&f.html, "html", "", "write the counterexample (or the verdict) as one self-contained HTML page to this file")
 	fs.StringVar(&f.choices, "choices", "probabilistic", "random choices in liveness: probabilistic (holds with probability 1) or adversarial")
@@ -195,8 +197,15 @@ func (f *checkFlags) options() (explore.Options, error) {
 		Workers:    f.workers,
 	}
 	opt.LevelInMemory = f.levels
+	if f.fingerprint != 64 && f.fingerprint != 128 {
+		return opt, usagef("--fingerprint: want 64 or 128 bits, got %d", f.fingerprint)
+	}
+	opt.Fingerprint = f.fingerprint
 	if f.workers == 0 {
 		opt.Workers = min(runtime.NumCPU(), explore.MaxWorkers)
+		if f.por || f.strategy == "dfs" {
+			opt.Workers = 1 // partial-order reduction runs sequentially
+		}
 	}
 	switch f.strategy {
 	case "bfs":
@@ -334,8 +343,11 @@ func symmetryFor(sys model.System, want, explicit bool) bool {
 // describeSearch names the search and the reductions in use.
 func describeSearch(o explore.Options) string {
 	parts := []string{o.Strategy.String()}
-	if o.Workers > 1 {
-		parts = append(parts, fmt.Sprintf("%d workers", o.Workers))
+	if o.Strategy == explore.DFS && o.Workers > 1 {
+		// The parallel DFS's traces depend on the scheduling: say so. A
+		// BFS's result is the same for any number of workers (the summary
+		// gives it).
+		parts = append(parts, fmt.Sprintf("parallel, %d workers", o.Workers))
 	}
 	if o.Symmetry {
 		parts = append(parts, "symmetry")

@@ -100,13 +100,10 @@ func Golden(t *testing.T, spec *model.Spec, path string, cases []Case) {
 		bfs := Run(t, sys, explore.Options{Continue: true})
 		dfs := Run(t, sys, explore.Options{Continue: true, Strategy: explore.DFS})
 		CrossCheck(t, c.Name, bfs, dfs)
-		par := Run(t, sys, explore.Options{Continue: true, Workers: 2})
-		if Row(c.Name, spec, v, par) != Row(c.Name, spec, v, bfs) {
-			t.Errorf("%s: parallel BFS differs from BFS:\n%s\n%s", c.Name, Row(c.Name, spec, v, par), Row(c.Name, spec, v, bfs))
-		}
+		pdfs := Parallel(t, c.Name, sys, bfs)
 		DiskLevels(t, c.Name, sys, bfs)
 		reduced := Reductions(t, c.Name, sys, bfs)
-		for _, r := range append([]*explore.Result{bfs, dfs}, reduced...) {
+		for _, r := range append([]*explore.Result{bfs, dfs, pdfs}, reduced...) {
 			for _, x := range r.Violations {
 				MustReplay(t, sys, spec.Name, v, x)
 			}

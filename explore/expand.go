@@ -1,0 +1,156 @@
+package explore
+
+import (
+	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/reduce"
+)
+
+// expander is the expansion core, one per goroutine: for a state it yields
+// each successor with its ordinal and fingerprint, tells whether the state
+// is a deadlock, and evaluates the properties of a new state. Every search
+// (BFS with any number of workers, DFS, parallel DFS) and replay's deadlock
+// test go through it, so the semantics of a step are written once.
+type expander struct {
+	c       *Checker
+	sys     model.System
+	h       model.Handle       // the system's handle for this goroutine
+	pending model.WorkPending  // nil: no deadlock detection
+	canon   *reduce.Canonical // non-nil under symmetry reduction
+	wide  bool              // 128-bit fingerprints
+	key   []byte            // a successor's key
+	keyS  []byte            // the expanded state's key, for the progress test
+	fpk   []byte            // a successor's canonical key, under symmetry
+	inv   string            // the invariant being evaluated, for SpecPanic
+}
+
+// succ is one successor as the core yields it. next is only valid during
+// the callback.
+type succ struct {
+	t    model.Transition
+	next model.State
+	ord  uint32 // ordinal among all the state's successors (trace links)
+	tix  uint32 // how many successors have been counted as transitions, this one included
+	fp   fingerprint
+}
+
+// newExpander returns an expander with its own buffers and canonicaliser;
+// stop, when not nil, lets a long canonical labelling see the limits.
+func (c *Checker) newExpander(stop func() bool) *expander {
+	x := &expander{c: c, sys: c.sys, h: handleOf(c.sys), pending: c.worker, wide: c.opt.Fingerprint == 128}
+	if c.sym != nil {
+		x.canon = reduce.NewCanonical(c.sym)
+		x.canon.Stop = stop
+	}
+	return x
+}
+
+// fingerprint is the fingerprint of st's key, canonical under symmetry.
+func (x *expander) fingerprint(st model.State) fingerprint {
+	if x.canon != nil {
+		x.fpk = x.canon.AppendKey(x.fpk[:0], st)
+		return fingerprintOf(x.fpk, x.wide)
+	}
+	x.key = x.sys.AppendKey(x.key[:0], st)
+	return fingerprintOf(x.key, x.wide)
+}
+
+// expand calls fn for each successor of st in order, until fn returns
+// false. Under partial-order reduction only the steps of node ample (≥ 0)
+// are yielded and counted; ordinals count every step. Without withFP (a
+// depth cut) fingerprints are not computed. When deadlocks are wanted and
+// the enumeration ran to its end, deadlock reports pending work with no
+// step but stutters and adversary moves. n is the number of transitions
+// counted.
+func (x *expander) expand(st model.State, ample int, withFP, wantDeadlock bool, fn func(sc *succ) bool) (n uint32, deadlock bool) {
+	wantDeadlock = wantDeadlock && x.pending != nil
+	progress := false
+	if wantDeadlock {
+		x.keyS = x.sys.AppendKey(x.keyS[:0], st)
+	}
+	var sc succ
+	var ord uint32
+	done := true
+	x.h.Successors(st, func(t model.Transition, next model.State) bool {
+		sc.ord = ord
+		ord++
+		if ample >= 0 && (t.Kind == model.AdversaryStep || int(t.Node) != ample) {
+			return true // outside the ample set: neither explored nor counted
+		}
+		n++
+		sc.t, sc.next, sc.tix = t, next, n
+		keyed := false
+		if withFP {
+			sc.fp = x.fingerprint(next)
+			keyed = x.canon == nil
+		}
+		if wantDeadlock && !progress && t.Kind != model.AdversaryStep {
+			if !keyed {
+				x.key = x.sys.AppendKey(x.key[:0], next)
+			}
+			progress = isProgress(t, x.keyS, x.key)
+		}
+		if fn != nil && !fn(&sc) {
+			done = false
+			return false
+		}
+		return true
+	})
+	return n, done && wantDeadlock && !progress && x.pending.Pending(st)
+}
+
+// handleOf returns a handle of sys for one goroutine: its own, when it has
+// them, or sys itself.
+func handleOf(sys model.System) model.Handle {
+	if hs, ok := sys.(model.Handles); ok {
+		return hs.NewHandle()
+	}
+	return sys
+}
+
+// nthSuccessor returns the transition with ordinal ord among st's
+// successors and a copy of the state it leads to (nil when st has fewer):
+// how traces are rebuilt from parent links, lassos from graph edges and
+// walks from their choices.
+func nthSuccessor(sys model.Handle, st model.State, ord uint32) (model.Transition, model.State) {
+	var t model.Transition
+	var next model.State
+	var k uint32
+	sys.Successors(st, func(u model.Transition, n model.State) bool {
+		if k == ord {
+			t, next = u, sys.Clone(n)
+			return false
+		}
+		k++
+		return true
+	})
+	return t, next
+}
+
+// deadlocked reports whether s has pending work and no step but stutters
+// and adversary moves (replay's deadlock test, the search's own).
+func deadlocked(sys model.System, s model.State) bool {
+	p, ok := sys.(model.WorkPending)
+	if !ok {
+		return false
+	}
+	x := &expander{sys: sys, h: sys, pending: p}
+	_, dead := x.expand(s, -1, false, true, nil)
+	return dead
+}
+
+// events evaluates the invariants on a new state: bit i is set when
+// invariant i fails.
+func (x *expander) events(st model.State, skip func(i int) bool) uint64 {
+	var ev uint64
+	for i, iv := range x.c.inv {
+		if skip != nil && skip(i) {
+			continue
+		}
+		x.inv = iv.Name
+		if !iv.Holds(st) {
+			ev |= 1 << i
+		}
+	}
+	x.inv = ""
+	return ev
+}
