@@ -110,23 +110,23 @@ type firstEvent struct {
 
 // bfsWorker owns one partition.
 type bfsWorker struct {
-	r     *bfsRun
-	id    int
-	x     *expander
-	seen  *seenSet
+	r       *bfsRun
+	id      int
+	x       *expander
+	seen    *seenSet
 	index   *fpIndex // fingerprint → candidate of this level, with several workers
 	indexed bool
-	cands []newState
-	store blocks // candidates' encodings
-	ids   []uint32
-	cur   *level
-	next  *level
-	out   []*batch // per destination
-	in    inbox
-	taken []*batch
-	ends  int // last batches received this level
-	into  model.State
-	buf   []byte
+	cands   []newState
+	store   blocks // candidates' encodings
+	ids     []uint32
+	cur     *level
+	next    *level
+	out     []*batch // per destination
+	in      inbox
+	taken   []*batch
+	ends    int // last batches received this level
+	into    model.State
+	buf     []byte
 
 	// per level, in expansion order: ids expanded and transitions counted
 	expanded []uint32

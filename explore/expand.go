@@ -13,14 +13,14 @@ import (
 type expander struct {
 	c       *Checker
 	sys     model.System
-	h       model.Handle       // the system's handle for this goroutine
-	pending model.WorkPending  // nil: no deadlock detection
+	h       model.Handle      // the system's handle for this goroutine
+	pending model.WorkPending // nil: no deadlock detection
 	canon   *reduce.Canonical // non-nil under symmetry reduction
-	wide  bool              // 128-bit fingerprints
-	key   []byte            // a successor's key
-	keyS  []byte            // the expanded state's key, for the progress test
-	fpk   []byte            // a successor's canonical key, under symmetry
-	inv   string            // the invariant being evaluated, for SpecPanic
+	wide    bool              // 128-bit fingerprints
+	key     []byte            // a successor's key
+	keyS    []byte            // the expanded state's key, for the progress test
+	fpk     []byte            // a successor's canonical key, under symmetry
+	inv     string            // the invariant being evaluated, for SpecPanic
 }
 
 // succ is one successor as the core yields it. next is only valid during
