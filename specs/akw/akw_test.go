@@ -52,8 +52,8 @@ func TestGoldenHeavy(t *testing.T) {
 		{Name: "move/n3-ring-disconnect", Params: v("nodes", "3", "topology", "ring", "disconnects", "1")},
 		{Name: "move/n3-ring-disconnect@repaired", Params: with([]model.Values{repaired}, "nodes", "3", "topology", "ring", "disconnects", "1")},
 		// A node that moves from one neighbour to another.
-		{Name: "move/n3-hop@repaired", Params: with([]model.Values{repaired}, "nodes", "3", "topology", "0.1-1.1", "connects", "1", "disconnects", "1")},
-		{Name: "move/n3-path-connect@repaired", Params: with([]model.Values{repaired}, "nodes", "3", "connects", "1")},
+		{Name: "move/n3-hop@repaired", Params: with([]model.Values{repaired}, "nodes", "3", "topology", "0.1-1.1", "connects", "1", "disconnects", "1", "starvation", "every")},
+		{Name: "move/n3-path-connect@repaired", Params: with([]model.Values{repaired}, "nodes", "3", "connects", "1", "starvation", "every")},
 		// Two components, a crash in one: the other must progress.
 		{Name: "crash/n4-two-components-locality1", Params: v("nodes", "4", "topology", "0.1-1.1,2.1-3.1", "crashes", "1", "locality", "1")},
 		{Name: "crash/n3-ring", Params: v("nodes", "3", "topology", "ring", "crashes", "1")},

@@ -82,6 +82,7 @@ func initial(id model.NodeID, c *model.Config) Node {
 				continue
 			}
 			p, j := model.Port(end[1]), model.NodeID(end[2])
+			n.N = n.N.Add(p)
 			n.C[p] = col(j)
 			if id < j {
 				n.At = n.At.Add(p)
@@ -123,6 +124,8 @@ func params() []model.Param {
 		model.RequestsParam(1),
 		model.EnumParam("locality", "failure locality deadlock detection assumes", localityOptions()...),
 		model.BoolParam("doorway-ghost", false, "also check doorway-guarantee (§3's real-time guarantee), with ghost variables that grow the state space"),
+		Notify.Param("notify", "delivery of the link notifications (§2 leaves it open)"),
+		Starvation.Param("starvation", "which hungry nodes the liveness property (--liveness) requires to eat"),
 	}
 	a := newAlg(2)
 	for _, r := range a.readings() {
@@ -148,7 +151,8 @@ func Build(args *model.Args) (model.System, error) {
 	for _, r := range a.readings() {
 		chosen = append(chosen, r.vs.Get(args.String(r.name)))
 	}
-	chosen = append(chosen, a.mutants().Get(args.String("mutant")))
+	chosen = append(chosen, a.mutants().Get(args.String("mutant")),
+		Notify.Get(args.String("notify")), Starvation.Get(args.String("starvation")))
 	if args.Bool("doorway-ghost") {
 		chosen = append(chosen, a.ghost())
 	}
