@@ -209,7 +209,7 @@ func (a *alg) actions() []action {
 		{Name: "L38-PickColor",
 			Guard: func(_ *ctx, n *Node) bool { return n.Stage == Coloring && n.R&^n.Got == 0 && n.Round == a.rounds },
 			Do: func(c *ctx, n *Node) {
-				n.Color = -Color(a.NewColor(a, c, n)) - 1            // L38
+				n.Color = -Color(a.NewColor(a, c, n)) - 1               // L38
 				broadcast(c, n, Msg{Kind: UpdateColor, Color: n.Color}) // L39
 				n.Moved = false
 				n.Round, n.Got, n.Vw = 0, 0, View{}
@@ -252,10 +252,10 @@ func (a *alg) actions() []action {
 			Guard: func(_ *ctx, n *Node) bool { return n.State == Eating },
 			Do: func(c *ctx, n *Node) {
 				n.State = Thinking
-				n.Color = smallestFreeColor(c, n)                    // L6
+				n.Color = smallestFreeColor(c, n)                       // L6
 				broadcast(c, n, Msg{Kind: UpdateColor, Color: n.Color}) // L7
-				a.releaseSuspended(c, n)                             // L8
-				a.setPos(c, n, n.Pos&^(SDf|ADf))                     // L9
+				a.releaseSuspended(c, n)                                // L8
+				a.setPos(c, n, n.Pos&^(SDf|ADf))                        // L9
 				n.Stage = Out
 			}},
 		{Name: "L10-ReceiveReq", Kind: model.Receive, On: is(Req),

@@ -61,9 +61,9 @@ func (a *alg) readings() []reading {
 				Actions: []action{with(a.faithful("L5-Exit"), func(f *action) {
 					f.Do = func(c *ctx, n *Node) {
 						n.State = Thinking
-						n.Color = smallestFreeColor(c, n)                    // L6
+						n.Color = smallestFreeColor(c, n)                       // L6
 						broadcast(c, n, Msg{Kind: UpdateColor, Color: n.Color}) // L7
-						a.setPos(c, n, n.Pos&^(SDf|ADf))                     // L9
+						a.setPos(c, n, n.Pos&^(SDf|ADf))                        // L9
 						n.Stage = Out
 						a.releaseSuspended(c, n) // L8
 					}
