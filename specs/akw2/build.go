@@ -8,7 +8,7 @@ import (
 )
 
 func newAlg() *alg {
-	return &alg{LowerAll: lowerAll, UpStatic: linkUpStatic, UpMoving: linkUpMoving, Down: func(_ *ctx, n *Node, p model.Port) { forget(n, p) }}
+	return &alg{LowerAll: lowerAll, UpStatic: linkUpStatic, UpMoving: linkUpMoving, Down: func(_ *ctx, n *Node, p model.Port) { forget(n, p); n.N = n.N.Remove(p) }}
 }
 
 // Protocol returns Algorithm 2 with every reading at its default;
@@ -57,6 +57,7 @@ func initial(id model.NodeID, c *model.Config) Node {
 				continue
 			}
 			p, j := model.Port(end[1]), model.NodeID(end[2])
+			n.N = n.N.Add(p)
 			if id < j {
 				n.At = n.At.Add(p)
 			} else {
@@ -91,6 +92,8 @@ func params() []model.Param {
 		model.IntParam("crashes", 0, 0, 255, "nodes that may crash"),
 		model.RequestsParam(1),
 		model.EnumParam("locality", "failure locality deadlock detection assumes", opts...),
+		NotifyDelivery.Param("notify", "delivery of the link notifications (§2 leaves it open)"),
+		Starvation.Param("starvation", "which hungry nodes the liveness property (--liveness) requires to eat"),
 	}
 	a := newAlg()
 	for _, r := range a.readings() {
@@ -110,7 +113,8 @@ func Build(args *model.Args) (model.System, error) {
 	for _, r := range a.readings() {
 		chosen = append(chosen, r.vs.Get(args.String(r.name)))
 	}
-	chosen = append(chosen, a.mutants().Get(args.String("mutant")))
+	chosen = append(chosen, a.mutants().Get(args.String("mutant")),
+		NotifyDelivery.Get(args.String("notify")), Starvation.Get(args.String("starvation")))
 	cfg := model.Config{
 		Nodes: args.Int("nodes"), Delta: args.Int("delta"), Requests: args.Int("requests"), Edges: args.Edges("topology"), ReusePorts: true,
 		Budget: model.Budget{Connects: uint8(args.Int("connects")), Disconnects: uint8(args.Int("disconnects")), Crashes: uint8(args.Int("crashes"))},

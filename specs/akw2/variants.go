@@ -20,7 +20,7 @@ func (a *alg) readings() []reading {
 			{Name: "token", Usage: "a priority message only on the links where it had priority (priority moves like a token)",
 				Edit: func(*model.Protocol[Node, Msg]) {
 					a.LowerAll = func(c *ctx, n *Node) {
-						for _, p := range (c.Neighbors() &^ n.Higher).All() {
+						for _, p := range (n.N &^ n.Higher).All() {
 							n.Higher = n.Higher.Add(p)
 							c.SendPort(p, Msg{Kind: Prio})
 						}
@@ -47,7 +47,7 @@ func (a *alg) readings() []reading {
 						switch {
 						case !n.At.Has(p):
 						case n.State == Thinking,
-							n.State == Hungry && (n.Higher.Has(p) || c.Neighbors()&n.Higher&^n.At != 0):
+							n.State == Hungry && (n.Higher.Has(p) || n.N&n.Higher&^n.At != 0):
 							sendFork(c, n, p)
 							if n.State == Hungry {
 								// Back to collecting the higher forks: release
