@@ -83,3 +83,19 @@ func TestBadConfigurations(t *testing.T) {
 		})
 	}
 }
+
+// TestFailureLocality separates the failure locality from n on the 4-node
+// path with one crash (BFS only, 2.2M states each, behind MXCHECK_HEAVY):
+// a node 3 links from the crash can wait forever (crash → fork → SD^f →
+// AD^f), so locality 2 is violated and 3 holds. Lemma 4 claims
+// max(f_c, 4) + 2 ≥ 6, more than any distance at n ≤ 4: consistent, and
+// not refutable at this size (doc.go).
+func TestFailureLocality(t *testing.T) {
+	if os.Getenv("MXCHECK_HEAVY") == "" {
+		t.Skip("set MXCHECK_HEAVY=1 to run (about 30 s)")
+	}
+	spectest.GoldenBFS(t, akw.Spec, "testdata/locality.txt", []spectest.Case{
+		{Name: "n4-path-crash-locality2", Params: v("nodes", "4", "crashes", "1", "locality", "2")},
+		{Name: "n4-path-crash-locality3", Params: v("nodes", "4", "crashes", "1", "locality", "3")},
+	})
+}

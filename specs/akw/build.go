@@ -48,11 +48,15 @@ func (a *alg) protocol(locality int) *model.Protocol[Node, Msg] {
 			d := w.CrashDistance(i)
 			return locality >= 0 && d >= 0 && d <= locality
 		},
-		Notes: func(*model.Config) []string {
+		Notes: func(c *model.Config) []string {
 			if locality < 0 {
 				return []string{"no-deadlock: every waiting node counts, crashes or not"}
 			}
-			return []string{fmt.Sprintf("no-deadlock: a waiting node with a crashed node within %d links is excused (failure locality %d)", locality, locality)}
+			out := []string{fmt.Sprintf("no-deadlock: a waiting node with a crashed node within %d links is excused (failure locality %d)", locality, locality)}
+			if c.Budget.Crashes > 0 && locality >= c.Nodes-1 {
+				out = append(out, fmt.Sprintf("no-deadlock: no two of %d nodes are more than %d links apart, so the failure locality excuses every node a crash can reach: a smaller --locality separates it from n", c.Nodes, c.Nodes-1))
+			}
+			return out
 		},
 	}
 }

@@ -134,4 +134,5 @@ func linkUpMoving(c *ctx, n *Node, p model.Port) {
 // the link.
 func forget(n *Node, p model.Port) {
 	n.At, n.Higher, n.S, n.Asked = n.At.Remove(p), n.Higher.Remove(p), n.S.Remove(p), n.Asked.Remove(p)
+	n.Relay = n.Relay.Remove(p)
 }

@@ -42,11 +42,15 @@ type Node struct {
 	Higher model.Ports
 	S      model.Ports
 	Asked  model.Ports
+	// Relay (--exit-priority=relay): the links on which the node, when it
+	// last lowered its priority, did not have it; priority arriving on one
+	// of them while the node is still thinking is sent back.
+	Relay model.Ports
 }
 
 // AppendKey appends the canonical encoding of n.
 func (n Node) AppendKey(dst []byte) []byte {
-	return append(dst, byte(n.State)|b2u(n.Mover)<<2, byte(n.N), byte(n.At), byte(n.Higher), byte(n.S), byte(n.Asked))
+	return append(dst, byte(n.State)|b2u(n.Mover)<<2, byte(n.N), byte(n.At), byte(n.Higher), byte(n.S), byte(n.Asked), byte(n.Relay))
 }
 
 // Kind is a message type.

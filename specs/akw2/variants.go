@@ -26,6 +26,36 @@ func (a *alg) readings() []reading {
 						}
 					}
 				}},
+			{Name: "relay", Usage: "token, and priority that reaches the node later on a link where it had none is sent back while it is thinking: it stays below every neighbour until it is hungry again (full link reversal)",
+				Actions: []action{
+					with(a.faithful("ReceivePriority"), func(f *action) {
+						f.Do = func(c *ctx, n *Node) {
+							p := c.Port()
+							if n.Relay.Has(p) && n.State == Thinking {
+								n.Relay = n.Relay.Remove(p)
+								c.SendPort(p, Msg{Kind: Prio})
+								return
+							}
+							n.Higher = n.Higher.Remove(p)
+						}
+					}),
+					with(a.faithful("BecomeHungry"), func(f *action) {
+						do := f.Do
+						f.Do = func(c *ctx, n *Node) {
+							n.Relay = 0
+							do(c, n)
+						}
+					}),
+				},
+				Edit: func(*model.Protocol[Node, Msg]) {
+					a.LowerAll = func(c *ctx, n *Node) {
+						n.Relay = n.N & n.Higher
+						for _, p := range (n.N &^ n.Higher).All() {
+							n.Higher = n.Higher.Add(p)
+							c.SendPort(p, Msg{Kind: Prio})
+						}
+					}
+				}},
 		}},
 		{"notify-lowers", "what a thinking node with priority lowers when notified (\"one edge or all reversed\")", model.Variants[Node, Msg]{
 			{Name: "link", Usage: "its priority on the notifier's link only"},
