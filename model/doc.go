@@ -28,7 +28,11 @@
 // encoding (Value, Message), guarded actions (Action: local, receive one
 // message, request-CS, exit-CS), random choices (Ctx.Choose), bag or FIFO
 // channels, a topology of ports 0..Δ, membership lists, and an adversary
-// bounded by budgets (Config, Budget). Compile turns a Protocol plus a
+// bounded by budgets (Config, Budget), link-level notifications
+// (Notifications: LinkUp while static or moving, LinkDown, the Moved hook
+// for ghosts; delivered with the move, or later as messages with
+// AsyncLinks) and failure locality (World.Distance, Protocol.Excused).
+// Compile turns a Protocol plus a
 // Config into a System of the first layer that offers every capability the
 // protocol declares.
 //

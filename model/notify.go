@@ -6,7 +6,9 @@ package model
 // protocol that declares LinkUp/LinkDown handlers gets them delivered
 // atomically with the adversary's connect and disconnect moves: the move
 // and both endpoints' handlers are one step, so "neighbours" is the same
-// relation for both endpoints in every state.
+// relation for both endpoints in every state. With Async (AsyncLinks), each
+// notification is instead a message delivered later, at the head of its
+// link's channel (async.go).
 
 // Notifications are the optional link-level handlers of a protocol. Both
 // nil keeps the plain semantics (a disconnect only fills the disconnection
@@ -24,6 +26,17 @@ type Notifications[N Value, M Message] struct {
 	// crashed endpoint takes no step. With LinkDown set, a disconnect does
 	// not fill D: the notification replaces it.
 	LinkDown func(c *Ctx[N, M], n *N, p Port)
+	// Moved, optional, runs at an endpoint that certainly moved, when the
+	// move happens (also with Async): the endpoint of a new link told
+	// "moving", and the live endpoint of a broken link to a crashed node
+	// (a crashed node never moves). The endpoint told "static" and the
+	// endpoints of any other broken link may be static: the adversary may
+	// have moved the other one. It is for ghost variables (which nodes
+	// ever moved) and must not send.
+	Moved func(n *N)
+	// Async, optional, delivers the notifications asynchronously (set by
+	// AsyncLinks).
+	Async *Async[N, M]
 }
 
 // staticArg is the adversary argument (Transition.Msg) of a connect move
@@ -42,6 +55,17 @@ func (m *Machine[N, M]) notifyUp(next *World[N, M], u NodeID, p Port, v NodeID, 
 		if next.Meta[end.id].Crashed {
 			continue
 		}
+		if end.id != static && m.p.Links.Moved != nil {
+			m.p.Links.Moved(&next.Nodes[end.id])
+		}
+		if as := m.p.Links.Async; as != nil {
+			k := UpMoving
+			if end.id == static {
+				k = UpStatic
+			}
+			as.post(m, next, end.id, end.pt, k)
+			continue
+		}
 		c := &Ctx[N, M]{m: m, w: next, self: end.id, do: true}
 		h(c, &next.Nodes[end.id], end.pt, end.id == static)
 		if c.nchoice != 0 {
@@ -58,6 +82,15 @@ func (m *Machine[N, M]) notifyDown(next *World[N, M], u NodeID, p Port, v NodeID
 		pt Port
 	}{{u, p}, {v, q}} {
 		if next.Meta[end.id].Crashed {
+			continue
+		}
+		if other := u + v - end.id; next.Meta[other].Crashed && m.p.Links.Moved != nil {
+			m.p.Links.Moved(&next.Nodes[end.id])
+		}
+		if as := m.p.Links.Async; as != nil {
+			if as.Knows(&next.Nodes[end.id], end.pt) {
+				as.postDown(m, next, end.id, end.pt, u+v-end.id, p+q-end.pt)
+			}
 			continue
 		}
 		c := &Ctx[N, M]{m: m, w: next, self: end.id, do: true}

@@ -137,7 +137,8 @@ type Protocol[N Value, M Message] struct {
 	// membership graph has the property a theorem assumes.
 	Notes func(c *Config) []string
 	// Links, optional, declares link-level notifications delivered
-	// atomically with connect and disconnect moves (notify.go).
+	// atomically with connect and disconnect moves (notify.go), or later
+	// as messages (AsyncLinks, async.go).
 	Links Notifications[N, M]
 	// Excused, optional, reports whether pending node i of w is outside
 	// the protocol's progress claim (failure locality: a crashed node

@@ -42,12 +42,12 @@ func is(k Kind) func(Msg) bool { return func(m Msg) bool { return m.Kind == k } 
 // ---- macros and helpers of the pseudocode ----
 
 // allForks is the macro all-forks: at[j] for every neighbour j.
-func allForks(c *ctx, n *Node) bool { return c.Neighbors()&^n.At == 0 }
+func allForks(c *ctx, n *Node) bool { return n.N&^n.At == 0 }
 
 // lowPorts is the set of low neighbours (color[j] < color[i]).
 func lowPorts(c *ctx, n *Node) model.Ports {
 	var s model.Ports
-	for _, p := range c.Neighbors().All() {
+	for _, p := range n.N.All() {
 		if less(n.C[p], n.Color) {
 			s = s.Add(p)
 		}
@@ -58,7 +58,7 @@ func lowPorts(c *ctx, n *Node) model.Ports {
 // highPorts is the set of high neighbours (color[j] > color[i]).
 func highPorts(c *ctx, n *Node) model.Ports {
 	var s model.Ports
-	for _, p := range c.Neighbors().All() {
+	for _, p := range n.N.All() {
 		if less(n.Color, n.C[p]) {
 			s = s.Add(p)
 		}
@@ -107,8 +107,8 @@ func (a *alg) releaseSuspended(c *ctx, n *Node) {
 }
 
 // broadcast sends m to every neighbour.
-func broadcast(c *ctx, m Msg) {
-	for _, p := range c.Neighbors().All() {
+func broadcast(c *ctx, n *Node, m Msg) {
+	for _, p := range n.N.All() {
 		c.SendPort(p, m)
 	}
 }
@@ -118,7 +118,7 @@ func broadcast(c *ctx, m Msg) {
 func (a *alg) setPos(c *ctx, n *Node, pos Doors) {
 	a.Cross(n, pos&^n.Pos)
 	n.Pos = pos
-	broadcast(c, Msg{Kind: Door, Doors: pos})
+	broadcast(c, n, Msg{Kind: Door, Doors: pos})
 }
 
 // ---- doorways (reconstructed, doc.go) ----
@@ -129,7 +129,7 @@ func (a *alg) setPos(c *ctx, n *Node, pos Doors) {
 func (a *alg) beginAsync(c *ctx, n *Node, stage Stage, d Doors) {
 	a.BeginEntry(c, n, stage, d)
 	n.Seen = 0
-	for _, p := range c.Neighbors().All() {
+	for _, p := range n.N.All() {
 		if a.Outside(c, n, p, d) {
 			n.Seen = n.Seen.Add(p)
 		}
@@ -145,7 +145,7 @@ func crossed(*Node, Doors) {}
 // asyncClear is the crossing condition of asynchronous doorway d: each
 // neighbour found outside at least once (in Seen, or outside now).
 func (a *alg) asyncClear(c *ctx, n *Node, d Doors) bool {
-	for _, p := range (c.Neighbors() &^ n.Seen).All() {
+	for _, p := range (n.N &^ n.Seen).All() {
 		if !a.Outside(c, n, p, d) {
 			return false
 		}
@@ -156,7 +156,7 @@ func (a *alg) asyncClear(c *ctx, n *Node, d Doors) bool {
 // syncClear is the crossing condition of synchronous doorway d: every
 // neighbour observed outside d, now.
 func syncClear(a *alg, c *ctx, n *Node, d Doors) bool {
-	for _, p := range c.Neighbors().All() {
+	for _, p := range n.N.All() {
 		if !a.Outside(c, n, p, d) {
 			return false
 		}
@@ -197,7 +197,7 @@ func (a *alg) actions() []action {
 			Do: func(c *ctx, n *Node) {
 				a.setPos(c, n, n.Pos|SDr)
 				n.Stage = Coloring
-				n.R = c.Neighbors() // L37
+				n.R = n.N // L37
 				a.startNewColor(c, n)
 			}},
 		{Name: "NewColorRound",
@@ -209,8 +209,8 @@ func (a *alg) actions() []action {
 		{Name: "L38-PickColor",
 			Guard: func(_ *ctx, n *Node) bool { return n.Stage == Coloring && n.R&^n.Got == 0 && n.Round == a.rounds },
 			Do: func(c *ctx, n *Node) {
-				n.Color = -Color(a.NewColor(a, c, n)) - 1            // L38
-				broadcast(c, Msg{Kind: UpdateColor, Color: n.Color}) // L39
+				n.Color = -Color(a.NewColor(a, c, n)) - 1               // L38
+				broadcast(c, n, Msg{Kind: UpdateColor, Color: n.Color}) // L39
 				n.Moved = false
 				n.Round, n.Got, n.Vw = 0, 0, View{}
 				a.beginAsync(c, n, EntryADf, ADf)
@@ -252,10 +252,10 @@ func (a *alg) actions() []action {
 			Guard: func(_ *ctx, n *Node) bool { return n.State == Eating },
 			Do: func(c *ctx, n *Node) {
 				n.State = Thinking
-				n.Color = smallestFreeColor(c, n)                    // L6
-				broadcast(c, Msg{Kind: UpdateColor, Color: n.Color}) // L7
-				a.releaseSuspended(c, n)                             // L8
-				a.setPos(c, n, n.Pos&^(SDf|ADf))                     // L9
+				n.Color = smallestFreeColor(c, n)                       // L6
+				broadcast(c, n, Msg{Kind: UpdateColor, Color: n.Color}) // L7
+				a.releaseSuspended(c, n)                                // L8
+				a.setPos(c, n, n.Pos&^(SDf|ADf))                        // L9
 				n.Stage = Out
 			}},
 		{Name: "L10-ReceiveReq", Kind: model.Receive, On: is(Req),
@@ -347,7 +347,7 @@ func (a *alg) receiveDoor(n *Node, p model.Port, d Doors) {
 // neighbour, as recorded in color[].
 func smallestFreeColor(c *ctx, n *Node) Color {
 	var used uint16
-	for _, p := range c.Neighbors().All() {
+	for _, p := range n.N.All() {
 		if x := n.C[p]; x >= 0 && x < 16 {
 			used |= 1 << x
 		}

@@ -48,11 +48,15 @@ func (a *alg) protocol(locality int) *model.Protocol[Node, Msg] {
 			d := w.CrashDistance(i)
 			return locality >= 0 && d >= 0 && d <= locality
 		},
-		Notes: func(*model.Config) []string {
+		Notes: func(c *model.Config) []string {
 			if locality < 0 {
 				return []string{"no-deadlock: every waiting node counts, crashes or not"}
 			}
-			return []string{fmt.Sprintf("no-deadlock: a waiting node with a crashed node within %d links is excused (failure locality %d)", locality, locality)}
+			out := []string{fmt.Sprintf("no-deadlock: a waiting node with a crashed node within %d links is excused (failure locality %d)", locality, locality)}
+			if c.Budget.Crashes > 0 && locality >= c.Nodes-1 {
+				out = append(out, fmt.Sprintf("no-deadlock: no two of %d nodes are more than %d links apart, so the failure locality excuses every node a crash can reach: a smaller --locality separates it from n", c.Nodes, c.Nodes-1))
+			}
+			return out
 		},
 	}
 }
@@ -82,6 +86,7 @@ func initial(id model.NodeID, c *model.Config) Node {
 				continue
 			}
 			p, j := model.Port(end[1]), model.NodeID(end[2])
+			n.N = n.N.Add(p)
 			n.C[p] = col(j)
 			if id < j {
 				n.At = n.At.Add(p)
@@ -123,6 +128,8 @@ func params() []model.Param {
 		model.RequestsParam(1),
 		model.EnumParam("locality", "failure locality deadlock detection assumes", localityOptions()...),
 		model.BoolParam("doorway-ghost", false, "also check doorway-guarantee (§3's real-time guarantee), with ghost variables that grow the state space"),
+		Notify.Param("notify", "delivery of the link notifications (§2 leaves it open)"),
+		Starvation.Param("starvation", "which hungry nodes the liveness property (--liveness) requires to eat"),
 	}
 	a := newAlg(2)
 	for _, r := range a.readings() {
@@ -148,7 +155,8 @@ func Build(args *model.Args) (model.System, error) {
 	for _, r := range a.readings() {
 		chosen = append(chosen, r.vs.Get(args.String(r.name)))
 	}
-	chosen = append(chosen, a.mutants().Get(args.String("mutant")))
+	chosen = append(chosen, a.mutants().Get(args.String("mutant")),
+		Notify.Get(args.String("notify")), Starvation.Get(args.String("starvation")))
 	if args.Bool("doorway-ghost") {
 		chosen = append(chosen, a.ghost())
 	}

@@ -24,14 +24,25 @@
 // never moves and takes no step (--crashes); the engine's connect never
 // involves a crashed node, a disconnect may (the live endpoint moves).
 //
-// Notifications are delivered atomically with the topology change
+// Notifications (--notify; §2 leaves their timing open). By default
+// (atomic) they are delivered with the topology change
 // (model.Notifications): the move and both endpoints' handlers, L44–L46 or
-// L47–L55 at a new link and L56–L61 at a failed one, are one step. N is
-// therefore the engine's set of connected ports at every node, both
-// endpoints always agree on who their neighbours are, and
-// local-mutual-exclusion reads "neighbours" as the current links. (An
-// asynchronous delivery, with neighbours defined as the links both ends
-// know, is not modelled.)
+// L47–L55 at a new link and L56–L61 at a failed one, are one step. N, the
+// node's set of neighbours (Node.N, kept by the handlers), is then the set
+// of connected ports at every live node, and both endpoints always agree
+// on who their neighbours are. With --notify=async (model.AsyncLinks) the
+// topology changes at the move and each endpoint's notification is a
+// message delivered later: a LinkUp at the head of the new link's channel
+// (it arrives before anything the other endpoint sends on the link; if the
+// link fails first it is lost, and that endpoint never knew the link), a
+// LinkDown only to an endpoint that knew the link (its sends on the dead
+// link are lost meanwhile), and no port is re-used before its owner has
+// been told its old link failed. N is then what the node has been told,
+// and "neighbours" for every property is a link BOTH endpoints know (a
+// link known to one endpoint only, or to none, separates nobody; on such a
+// link fork-uniqueness only forbids two forks). The pinned configurations
+// give the same verdicts under both (testdata/async.txt): the findings
+// below persist, two deliveries longer.
 //
 // The application makes a thinking node hungry (BecomeHungry, at most
 // --requests times per node) and an eating node thinking (L5-Exit).
@@ -146,7 +157,33 @@
 //   - no-deadlock, refined by failure locality (--locality, default n as
 //     Theorem 5 claims for the greedy procedure): a waiting node with a
 //     crashed node within that many links is excused (model.Excused).
-//   - starvation-freedom under weak fairness (TestStarvationFreedom).
+//     Lemma 4 claims max(f_c, 4) + 2 (Theorem 5: n; Theorem 7: at least
+//     6), more than any distance between n ≤ 4 nodes, so the claim cannot
+//     be refuted at these sizes and the default excuses every node a
+//     crash can reach (the checker says so in a note). Separated from n
+//     with a smaller --locality on the 4-node path with one crash
+//     (testdata/locality.txt, MXCHECK_HEAVY): locality 2 is violated (14
+//     steps: n0 crashes holding the fork n1 waits for behind SD^f; n2
+//     waits at the entry of SD^f, n1 being behind it; n3 waits at the
+//     entry of AD^f, n2 being behind it: n3 is 3 links from the crash),
+//     locality 3 holds. The chain needs no recoloring: the fork collection
+//     module waits one link and each doorway adds one, as Lemma 1's m + 2.
+//   - static-starvation-freedom (--starvation=static, the default): under
+//     weak fairness every node that never moved eats (Definition 1 and
+//     "starvation freedom for static nodes"). "Never moved" is the
+//     weakest reading the notifications allow: a node told "moving" at a
+//     new link moved, and so did the live endpoint of a failed link to a
+//     crashed node (a crashed node never moves); the endpoint told
+//     "static", or of any other failed link, may not have (the adversary
+//     may have moved the other one). A ghost bit (Node.Mover, set by
+//     model.Notifications.Moved) records it, so configurations with a
+//     connect have a few more states than with --starvation=every.
+//   - starvation-freedom (--starvation=every): every hungry node eats,
+//     movers included. Stronger: move budgets are finite, so every node is
+//     eventually static, and this is Definition 1 read as "static from
+//     some time on". The two differ on the nested reading of L47–L55
+//     (testdata/liveness.txt): the mover starves in 7 steps, the static
+//     node in 9.
 //
 // # Findings (counterexamples/akw)
 //
@@ -170,7 +207,8 @@
 //
 // Each open point is its own parameter (--doorways, --new-color,
 // --link-down, --link-up-moving, --req, --fork-outside, --exit-order; the
-// first option is the reading above), each option a model.Variant:
+// first option is the reading above; --notify and --starvation as above),
+// each option a model.Variant:
 // replacement actions with the faithful action's name, or an Edit that
 // replaces one of the procedures the faithful bodies call (variants.go).
 // --exit-order=exit-before-release runs L9 before L8, so forks released on

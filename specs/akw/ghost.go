@@ -29,7 +29,7 @@ func ghostBeginEntry(c *ctx, n *Node, stage Stage, d Doors) {
 	n.Stage = stage
 	k := door(d)
 	n.Blk[k], n.BlkPar[k] = 0, 0
-	for _, p := range c.Neighbors().All() {
+	for _, p := range n.N.All() {
 		if peer, ok := c.PeerState(p); ok && peer.Pos&d != 0 {
 			n.Blk[k] = n.Blk[k].Add(p)
 			if peer.Par&d != 0 {

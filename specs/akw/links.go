@@ -2,15 +2,18 @@ package akw
 
 import "github.com/mxcheck/mxcheck/model"
 
-// The link creation and failure handlers of Algorithm 1 (L44–L61). The
-// engine runs them atomically with the adversary's connect and disconnect
-// moves (model.Notifications): N, the set of connected ports, is always the
-// same relation at both endpoints.
+// The link creation and failure handlers of Algorithm 1 (L44–L61). By
+// default the engine runs them atomically with the adversary's connect and
+// disconnect moves (model.Notifications), so N is the set of connected
+// ports at both endpoints; with --notify=async they run when the
+// notification is delivered (model.AsyncLinks), and N is what the node has
+// been told.
 
 // linkUpStatic is L44–L46. The static node owns the new fork. A new
 // neighbour, whose L[j] is exit_all, counts as found outside an
 // asynchronous doorway being entered.
 func linkUpStatic(_ *alg, c *ctx, n *Node, p model.Port) {
+	n.N = n.N.Add(p)
 	n.At = n.At.Add(p) // L45
 	forgetPort(n, p)
 	n.C[p] = Bot
@@ -26,6 +29,7 @@ func linkUpStatic(_ *alg, c *ctx, n *Node, p model.Port) {
 // any doorway that it has crossed and waits ..."). The wait of L53 is the
 // set Wait; L54–L55 are the action L55-EnterDoorway once Wait is empty.
 func linkUpMoving(a *alg, c *ctx, n *Node, p model.Port) {
+	n.N = n.N.Add(p)
 	n.At = n.At.Remove(p) // L48
 	forgetPort(n, p)
 	n.C[p] = Bot
@@ -54,6 +58,7 @@ func exitAnyDoorway(a *alg, c *ctx, n *Node) {
 // linkDown is L56–L61, then forgets everything kept about port p (the
 // fork of the link is destroyed with it; doc.go).
 func linkDown(a *alg, c *ctx, n *Node, p model.Port) {
+	n.N = n.N.Remove(p)
 	switch {
 	case n.Pos&SDf != 0: // L57
 		n.S = n.S.Remove(p)                        // L58

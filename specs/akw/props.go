@@ -19,6 +19,8 @@ const (
 	PropColorsDiffer = "colors-differ-behind-doorway"
 	PropDoorway      = "doorway-guarantee"
 	PropAssumption1  = "assumption-1"
+	// PropStaticStarvation is the liveness property of --starvation=static.
+	PropStaticStarvation = "static-starvation-freedom"
 )
 
 // link is one live edge as the property checks see it.
@@ -27,8 +29,25 @@ type link struct {
 	p, q model.Port
 }
 
-// links lists every edge once (u < v).
+// links lists once (u < v) every edge both endpoints know (N): the
+// neighbours of local mutual exclusion. With atomic notifications every
+// edge; with --notify=async an edge whose LinkUp has not reached both
+// endpoints yet, or whose LinkDown has reached one, is not listed.
 func links(w *world) []link {
+	var out []link
+	for _, e := range edges(w) {
+		if known(w, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// known reports whether both endpoints of e know it.
+func known(w *world, e link) bool { return w.Nodes[e.u].N.Has(e.p) && w.Nodes[e.v].N.Has(e.q) }
+
+// edges lists every edge of the topology once (u < v).
+func edges(w *world) []link {
 	var out []link
 	for u := range w.Nodes {
 		for p := 1; p < model.MaxPorts; p++ {
@@ -73,13 +92,14 @@ func lmeBroken(w *world) (link, bool) {
 	return link{}, false
 }
 
-// forksBroken returns an edge with two forks, or with none while both
-// endpoints are live (a fork sent to a node that crashed is never
-// received, but stays in transit).
+// forksBroken returns an edge with two forks, or an edge both endpoints
+// know with none while both are live (a fork sent to a node that crashed
+// is never received, but stays in transit; with --notify=async the fork
+// of a new link appears when the static endpoint is told).
 func forksBroken(w *world) (link, int, bool) {
-	for _, e := range links(w) {
+	for _, e := range edges(w) {
 		k := forksOn(w, e)
-		if k > 1 || k == 0 && !w.Meta[e.u].Crashed && !w.Meta[e.v].Crashed {
+		if k > 1 || k == 0 && known(w, e) && !w.Meta[e.u].Crashed && !w.Meta[e.v].Crashed {
 			return e, k, true
 		}
 	}

@@ -144,13 +144,18 @@ func (v View) Merge(o View) View {
 	return v
 }
 
-// Node is one node's local state: the variables of §4.2 (N is the set of
-// connected ports, kept by the engine's link layer), indexed by port, plus
+// Node is one node's local state: the variables of §4.2, indexed by port
+// (N, the neighbours, is the set of ports whose link the node has been
+// told about: kept by the LinkUp and LinkDown handlers), plus
 // the control state the pseudocode leaves implicit (Stage, Pos, Moved, the
 // doorway and new-color bookkeeping; doc.go).
 type Node struct {
 	State Phase
 	Stage Stage
+	// N is the set of neighbours (§4.2): the ports whose LinkUp the node
+	// has received and whose LinkDown it has not. With atomic
+	// notifications it is always the set of connected ports.
+	N model.Ports
 	// Pos is the set of doorways the node is behind; it is what the node's
 	// last cross/exit message said (L[i] of L46).
 	Pos Doors
@@ -176,6 +181,9 @@ type Node struct {
 	Round uint8
 	Got   model.Ports
 	Vw    View
+	// Mover is a ghost variable (--starvation=static): the node certainly
+	// moved at some time (model.Notifications.Moved).
+	Mover bool
 	// Par, Blk and BlkPar are ghost variables (ghost.go).
 	Par         Doors
 	Blk, BlkPar [4]model.Ports
@@ -184,7 +192,7 @@ type Node struct {
 // AppendKey appends the canonical encoding of n (ports 1..4 only: Δ ≤ 3
 // at four nodes).
 func (n Node) AppendKey(dst []byte) []byte {
-	dst = append(dst, byte(n.State)|byte(n.Stage)<<2|b2u(n.Moved)<<5, byte(n.Pos), byte(n.Color),
+	dst = append(dst, byte(n.State)|byte(n.Stage)<<2|b2u(n.Moved)<<5|b2u(n.Mover)<<6, byte(n.N), byte(n.Pos), byte(n.Color),
 		byte(n.At), byte(n.S), byte(n.R), byte(n.Seen), byte(n.Wait), n.Round, byte(n.Got),
 		byte(n.Vw.Known), byte(n.Vw.Adj), byte(n.Vw.Adj>>8), byte(n.Par))
 	for k := range n.Blk {
@@ -217,9 +225,12 @@ const (
 	ViewMsg
 	// Nack is NACK (L41).
 	Nack
+	// Link is a link notification from the link layer, delivered
+	// asynchronously (--notify=async).
+	Link
 )
 
-var kindNames = [...]string{"update-color", "hello", "door", "req", "fork", "view", "nack"}
+var kindNames = [...]string{"update-color", "hello", "door", "req", "fork", "view", "nack", "link"}
 
 // Msg is a message of Algorithm 1.
 type Msg struct {
@@ -229,12 +240,14 @@ type Msg struct {
 	Flag  bool
 	Round uint8
 	View  View
+	// Notice is the notification a Link message carries.
+	Notice model.Notice
 }
 
 // AppendKey appends the canonical encoding of m.
 func (m Msg) AppendKey(dst []byte) []byte {
 	return append(dst, byte(m.Kind), byte(m.Color), byte(m.Doors), b2u(m.Flag), m.Round,
-		byte(m.View.Known), byte(m.View.Adj), byte(m.View.Adj>>8))
+		byte(m.View.Known), byte(m.View.Adj), byte(m.View.Adj>>8), byte(m.Notice))
 }
 
 // String renders the message as in the pseudocode.
@@ -254,6 +267,8 @@ func (m Msg) String() string {
 		return fmt.Sprintf("<fork,%v>", m.Flag)
 	case ViewMsg:
 		return fmt.Sprintf("%s(r=%d,%v,%04x)", name, m.Round, m.View.Known, m.View.Adj)
+	case Link:
+		return m.Notice.String()
 	}
 	return name
 }

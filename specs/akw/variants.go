@@ -61,9 +61,9 @@ func (a *alg) readings() []reading {
 				Actions: []action{with(a.faithful("L5-Exit"), func(f *action) {
 					f.Do = func(c *ctx, n *Node) {
 						n.State = Thinking
-						n.Color = smallestFreeColor(c, n)                    // L6
-						broadcast(c, Msg{Kind: UpdateColor, Color: n.Color}) // L7
-						a.setPos(c, n, n.Pos&^(SDf|ADf))                     // L9
+						n.Color = smallestFreeColor(c, n)                       // L6
+						broadcast(c, n, Msg{Kind: UpdateColor, Color: n.Color}) // L7
+						a.setPos(c, n, n.Pos&^(SDf|ADf))                        // L9
 						n.Stage = Out
 						a.releaseSuspended(c, n) // L8
 					}
@@ -126,6 +126,7 @@ func with(f action, edit func(f *action)) action {
 // linkUpMovingNested is L47–L55 with L50–L55 all under L49's if: a mover
 // that is not behind SD^f only forgets the fork and color (L48).
 func linkUpMovingNested(a *alg, c *ctx, n *Node, p model.Port) {
+	n.N = n.N.Add(p)
 	n.At = n.At.Remove(p) // L48
 	forgetPort(n, p)
 	n.C[p] = Bot
@@ -180,9 +181,9 @@ func outsideNow(c *ctx, _ *Node, p model.Port, d Doors) bool {
 // neighbours outside the view hold.
 func forbidden(c *ctx, n *Node, v View) uint16 {
 	var out uint16
-	for _, p := range c.Neighbors().All() {
-		j, _ := c.PeerOf(p)
-		if x := n.C[p]; x < 0 && x != Bot && !v.Known.Has(j) {
+	for _, p := range n.N.All() {
+		j, ok := c.PeerOf(p)
+		if x := n.C[p]; ok && x < 0 && x != Bot && !v.Known.Has(j) {
 			out |= 1 << (-x - 1)
 		}
 	}

@@ -19,11 +19,11 @@ type alg struct {
 func is(k Kind) func(Msg) bool { return func(m Msg) bool { return m.Kind == k } }
 
 // allForks: the node holds every fork of its current links.
-func allForks(c *ctx, n *Node) bool { return c.Neighbors()&^n.At == 0 }
+func allForks(c *ctx, n *Node) bool { return n.N&^n.At == 0 }
 
 // requestMissing sends req for every missing fork not asked for yet.
 func requestMissing(c *ctx, n *Node) {
-	for _, p := range (c.Neighbors() &^ n.At &^ n.Asked).All() {
+	for _, p := range (n.N &^ n.At &^ n.Asked).All() {
 		c.SendPort(p, Msg{Kind: Req})
 		n.Asked = n.Asked.Add(p)
 	}
@@ -40,7 +40,7 @@ func sendFork(c *ctx, n *Node, p model.Port) {
 // thus lowering its priority relative to its neighbors", told to every
 // neighbour by a priority message.
 func lowerAll(c *ctx, n *Node) {
-	for _, p := range c.Neighbors().All() {
+	for _, p := range n.N.All() {
 		n.Higher = n.Higher.Add(p)
 		c.SendPort(p, Msg{Kind: Prio})
 	}
@@ -53,7 +53,7 @@ func (a *alg) actions() []action {
 			Guard: func(_ *ctx, n *Node) bool { return n.State == Thinking },
 			Do: func(c *ctx, n *Node) {
 				n.State = Hungry
-				for _, p := range c.Neighbors().All() { // "sends a notification message to its neighbors"
+				for _, p := range n.N.All() { // "sends a notification message to its neighbors"
 					c.SendPort(p, Msg{Kind: Notify})
 				}
 				requestMissing(c, n)
@@ -110,6 +110,7 @@ func (a *alg) actions() []action {
 // new link (§2: symmetry is broken toward static nodes).
 func linkUpStatic(_ *ctx, n *Node, p model.Port) {
 	forget(n, p)
+	n.N = n.N.Add(p)
 	n.At = n.At.Add(p)
 }
 
@@ -118,6 +119,7 @@ func linkUpStatic(_ *ctx, n *Node, p model.Port) {
 // new fork.
 func linkUpMoving(c *ctx, n *Node, p model.Port) {
 	forget(n, p)
+	n.N = n.N.Add(p)
 	n.Higher = n.Higher.Add(p)
 	if n.State == Eating {
 		n.State = Hungry
@@ -132,4 +134,5 @@ func linkUpMoving(c *ctx, n *Node, p model.Port) {
 // the link.
 func forget(n *Node, p model.Port) {
 	n.At, n.Higher, n.S, n.Asked = n.At.Remove(p), n.Higher.Remove(p), n.S.Remove(p), n.Asked.Remove(p)
+	n.Relay = n.Relay.Remove(p)
 }

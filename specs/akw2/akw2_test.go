@@ -45,6 +45,18 @@ func TestFailureLocality(t *testing.T) {
 	})
 }
 
+// TestFailureLocalityN5 pins Theorem 8 on the 5-node path with one crash:
+// nodes 3 and 4 links from the crash must make progress (BFS, 14.1M
+// states, about a minute and 3 GB: behind MXCHECK_HEAVY=2).
+func TestFailureLocalityN5(t *testing.T) {
+	if os.Getenv("MXCHECK_HEAVY") != "2" {
+		t.Skip("set MXCHECK_HEAVY=2 to run (about a minute, 3 GB)")
+	}
+	spectest.GoldenBFS(t, akw2.Spec, "testdata/locality_n5.txt", []spectest.Case{
+		{Name: "n5-path-crash@best", Params: with(best, "nodes", "5", "crashes", "1")},
+	})
+}
+
 // TestBadConfigurations: impossible configurations are one-line errors.
 func TestBadConfigurations(t *testing.T) {
 	for name, v := range map[string]model.Values{

@@ -8,7 +8,7 @@ import (
 )
 
 func newAlg() *alg {
-	return &alg{LowerAll: lowerAll, UpStatic: linkUpStatic, UpMoving: linkUpMoving, Down: func(_ *ctx, n *Node, p model.Port) { forget(n, p) }}
+	return &alg{LowerAll: lowerAll, UpStatic: linkUpStatic, UpMoving: linkUpMoving, Down: func(_ *ctx, n *Node, p model.Port) { forget(n, p); n.N = n.N.Remove(p) }}
 }
 
 // Protocol returns Algorithm 2 with every reading at its default;
@@ -38,11 +38,15 @@ func (a *alg) protocol(locality int) *model.Protocol[Node, Msg] {
 			d := w.CrashDistance(i)
 			return locality >= 0 && d >= 0 && d <= locality
 		},
-		Notes: func(*model.Config) []string {
+		Notes: func(c *model.Config) []string {
 			if locality < 0 {
 				return []string{"no-deadlock: every waiting node counts, crashes or not"}
 			}
-			return []string{fmt.Sprintf("no-deadlock: a waiting node with a crashed node within %d links is excused (failure locality %d)", locality, locality)}
+			out := []string{fmt.Sprintf("no-deadlock: a waiting node with a crashed node within %d links is excused (failure locality %d)", locality, locality)}
+			if c.Budget.Crashes > 0 && locality >= c.Nodes-1 {
+				out = append(out, fmt.Sprintf("no-deadlock: no two of %d nodes are more than %d links apart, so the failure locality excuses every node a crash can reach: a smaller --locality separates it from n", c.Nodes, c.Nodes-1))
+			}
+			return out
 		},
 	}
 }
@@ -57,6 +61,7 @@ func initial(id model.NodeID, c *model.Config) Node {
 				continue
 			}
 			p, j := model.Port(end[1]), model.NodeID(end[2])
+			n.N = n.N.Add(p)
 			if id < j {
 				n.At = n.At.Add(p)
 			} else {
@@ -91,6 +96,8 @@ func params() []model.Param {
 		model.IntParam("crashes", 0, 0, 255, "nodes that may crash"),
 		model.RequestsParam(1),
 		model.EnumParam("locality", "failure locality deadlock detection assumes", opts...),
+		NotifyDelivery.Param("notify", "delivery of the link notifications (§2 leaves it open)"),
+		Starvation.Param("starvation", "which hungry nodes the liveness property (--liveness) requires to eat"),
 	}
 	a := newAlg()
 	for _, r := range a.readings() {
@@ -110,7 +117,8 @@ func Build(args *model.Args) (model.System, error) {
 	for _, r := range a.readings() {
 		chosen = append(chosen, r.vs.Get(args.String(r.name)))
 	}
-	chosen = append(chosen, a.mutants().Get(args.String("mutant")))
+	chosen = append(chosen, a.mutants().Get(args.String("mutant")),
+		NotifyDelivery.Get(args.String("notify")), Starvation.Get(args.String("starvation")))
 	cfg := model.Config{
 		Nodes: args.Int("nodes"), Delta: args.Int("delta"), Requests: args.Int("requests"), Edges: args.Edges("topology"), ReusePorts: true,
 		Budget: model.Budget{Connects: uint8(args.Int("connects")), Disconnects: uint8(args.Int("disconnects")), Crashes: uint8(args.Int("crashes"))},

@@ -24,7 +24,24 @@ type link struct {
 	p, q model.Port
 }
 
+// links lists once (u < v) every edge both endpoints know (N): the
+// neighbours of local mutual exclusion (with --notify=async, an edge one
+// endpoint has not been told about is not listed).
 func links(w *world) []link {
+	var out []link
+	for _, e := range edges(w) {
+		if known(w, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// known reports whether both endpoints of e know it.
+func known(w *world, e link) bool { return w.Nodes[e.u].N.Has(e.p) && w.Nodes[e.v].N.Has(e.q) }
+
+// edges lists every edge of the topology once (u < v).
+func edges(w *world) []link {
 	var out []link
 	for u := range w.Nodes {
 		for p := 1; p < model.MaxPorts; p++ {
@@ -56,8 +73,10 @@ func lmeBroken(w *world) (link, bool) {
 	return link{}, false
 }
 
+// forksBroken returns an edge with two forks, or an edge both endpoints
+// know with none while both are live.
 func forksBroken(w *world) (link, int, bool) {
-	for _, e := range links(w) {
+	for _, e := range edges(w) {
 		k := inTransit(w, e, Fork)
 		if w.Nodes[e.u].At.Has(e.p) {
 			k++
@@ -65,7 +84,7 @@ func forksBroken(w *world) (link, int, bool) {
 		if w.Nodes[e.v].At.Has(e.q) {
 			k++
 		}
-		if k > 1 || k == 0 && !w.Meta[e.u].Crashed && !w.Meta[e.v].Crashed {
+		if k > 1 || k == 0 && known(w, e) && !w.Meta[e.u].Crashed && !w.Meta[e.v].Crashed {
 			return e, k, true
 		}
 	}

@@ -20,7 +20,37 @@ func (a *alg) readings() []reading {
 			{Name: "token", Usage: "a priority message only on the links where it had priority (priority moves like a token)",
 				Edit: func(*model.Protocol[Node, Msg]) {
 					a.LowerAll = func(c *ctx, n *Node) {
-						for _, p := range (c.Neighbors() &^ n.Higher).All() {
+						for _, p := range (n.N &^ n.Higher).All() {
+							n.Higher = n.Higher.Add(p)
+							c.SendPort(p, Msg{Kind: Prio})
+						}
+					}
+				}},
+			{Name: "relay", Usage: "token, and priority that reaches the node later on a link where it had none is sent back while it is thinking: it stays below every neighbour until it is hungry again (full link reversal)",
+				Actions: []action{
+					with(a.faithful("ReceivePriority"), func(f *action) {
+						f.Do = func(c *ctx, n *Node) {
+							p := c.Port()
+							if n.Relay.Has(p) && n.State == Thinking {
+								n.Relay = n.Relay.Remove(p)
+								c.SendPort(p, Msg{Kind: Prio})
+								return
+							}
+							n.Higher = n.Higher.Remove(p)
+						}
+					}),
+					with(a.faithful("BecomeHungry"), func(f *action) {
+						do := f.Do
+						f.Do = func(c *ctx, n *Node) {
+							n.Relay = 0
+							do(c, n)
+						}
+					}),
+				},
+				Edit: func(*model.Protocol[Node, Msg]) {
+					a.LowerAll = func(c *ctx, n *Node) {
+						n.Relay = n.N & n.Higher
+						for _, p := range (n.N &^ n.Higher).All() {
 							n.Higher = n.Higher.Add(p)
 							c.SendPort(p, Msg{Kind: Prio})
 						}
@@ -47,7 +77,7 @@ func (a *alg) readings() []reading {
 						switch {
 						case !n.At.Has(p):
 						case n.State == Thinking,
-							n.State == Hungry && (n.Higher.Has(p) || c.Neighbors()&n.Higher&^n.At != 0):
+							n.State == Hungry && (n.Higher.Has(p) || n.N&n.Higher&^n.At != 0):
 							sendFork(c, n, p)
 							if n.State == Hungry {
 								// Back to collecting the higher forks: release
