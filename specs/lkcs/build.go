@@ -57,6 +57,10 @@ func Build(args *model.Args) (model.System, error) {
 		// sequences; in §2.2's endless loop it would go on. Only a state
 		// where every process waits is a deadlock of the algorithm.
 		p.PendingWorld = func(w *world) bool { return w.Count(waits) == len(w.Nodes) }
+		// The same reading for liveness: Changes only grows, so on a
+		// weakly fair cycle every process either has stopped or waits;
+		// a cycle counts as starvation only when none has stopped.
+		p.HungryWorld = p.PendingWorld
 	}
 	p = model.Apply(p, variantsOf(a).Get(args.String("variant")), mutantsOf(a).Get(args.String("mutant")))
 	if args.Bool("grant-consistency") {
