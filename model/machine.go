@@ -168,6 +168,9 @@ func (m *Machine[N, M]) Hungry(s State) NodeSet {
 		return out
 	}
 	w := s.(*World[N, M])
+	if m.p.HungryWorld != nil && !m.p.HungryWorld(w) {
+		return out
+	}
 	for i := range w.Nodes {
 		if !w.Meta[i].Crashed && m.p.Hungry(&w.Nodes[i]) {
 			out = out.Add(NodeID(i))

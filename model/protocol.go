@@ -93,6 +93,11 @@ type Protocol[N Value, M Message] struct {
 	// entered it. Liveness checking looks for fair cycles on which some node
 	// stays hungry forever; nil means the protocol makes no liveness claim.
 	Hungry func(n *N) bool
+	// HungryWorld, optional, restricts Hungry with a predicate over the
+	// whole state: where it is false no node counts as hungry (e.g. a
+	// process stopped by a bounded workload may hold what a waiting one
+	// needs, which is no starvation of the algorithm).
+	HungryWorld func(w *World[N, M]) bool
 	// InCS, optional, reports whether a node is in the critical section:
 	// for a lock-like protocol, exactly what the mutual-exclusion invariant
 	// counts. It lets traces be checked as lock histories (package history).

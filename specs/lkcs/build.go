@@ -26,6 +26,7 @@ var Spec = &model.Spec{
 			model.Option{Name: "all", Usage: "every process waits in a sequence and nothing moves"},
 			model.Option{Name: "any", Usage: "some process waits and nothing moves (counts processes stopped by --changes)"}),
 		model.BoolParam("count-messages", false, "add the ghost message count and the property message-bound"),
+		model.BoolParam("grant-consistency", false, "add the property grant-consistency: a process a waiting P_i counts in nGrants_i holds P_i's grant"),
 		model.BoolParam("report-trigger", false, "add the property trigger-never-fires (its violation is a witness that the leader's trigger fires)"),
 		variantsOf(nil).Param("variant", "reading or repair"),
 		mutantsOf(nil).Param("mutant", "deliberate bug"),
@@ -56,8 +57,15 @@ func Build(args *model.Args) (model.System, error) {
 		// sequences; in §2.2's endless loop it would go on. Only a state
 		// where every process waits is a deadlock of the algorithm.
 		p.PendingWorld = func(w *world) bool { return w.Count(waits) == len(w.Nodes) }
+		// The same reading for liveness: Changes only grows, so on a
+		// weakly fair cycle every process either has stopped or waits;
+		// a cycle counts as starvation only when none has stopped.
+		p.HungryWorld = p.PendingWorld
 	}
 	p = model.Apply(p, variantsOf(a).Get(args.String("variant")), mutantsOf(a).Get(args.String("mutant")))
+	if args.Bool("grant-consistency") {
+		p = model.Apply(p, consistency())
+	}
 	if args.Bool("count-messages") {
 		p = model.Apply(p, a.countMessages())
 	}

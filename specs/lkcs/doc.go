@@ -57,8 +57,15 @@
 //     is a state where every process waits in a sequence and nothing but
 //     stutters is enabled; --deadlock any counts a state where some process
 //     waits, as the issue words it. Liveness (sequence-completion) counts a
-//     process waiting in a sequence as hungry, and is only meaningful where
-//     no process stops holding what a waiting one needs.
+//     process waiting in a sequence as hungry, with the same reading:
+//     Changes only grows, so on a weakly fair cycle every process has
+//     either stopped or waits forever, and with --deadlock all a cycle
+//     counts only when none has stopped (Protocol.HungryWorld); a lasso
+//     is then a real starvation. With --deadlock any every cycle counts,
+//     including a process waiting for a permission that a stopped one
+//     holds (testdata/liveness.txt shows one, hand-checked: P_0 stops
+//     OutCS holding its own MUTIN grant, the only one Cond_0 allows, and
+//     P_1 waits to exit for it).
 //   - InCS and LockHolders (lock histories) are not declared: the property
 //     is an (l, k) bound per neighbourhood, not a lock.
 //   - candidate_LDR is local to TriggerNomination (emptied before it
@@ -96,6 +103,11 @@
 //   - lk-safety: l_i ≤ |CS_i(C)| ≤ k_i for every P_i.
 //   - grant-bound: |grantedTo_i[MUTIN]| ≤ |N_i| + 1 − l_i and
 //     |grantedTo_i[MUTEX]| ≤ k_i (Lemma 4's "P_i grants at most ...").
+//   - grant-consistency (with --grant-consistency): a process P_j that a
+//     waiting P_i counts in nGrants_i[at] holds a grant of P_i in
+//     grantedTo_j[at] (the definitions of the variables, §5.2). It holds
+//     on every pinned configuration it is checked on, faithful and
+//     repaired, and catches relinquish-keeps-grant.
 //   - well-defined, no-deadlock, sequence-completion (--liveness).
 //   - trigger-never-fires (with --report-trigger): violated exactly when
 //     the leader calls TriggerNomination; its counterexample is a witness.
@@ -121,23 +133,73 @@
 //   - Variant trigger-repaired also ends the wait when the leader's own
 //     grants are in; on the path of three it is deadlock-free, but on two
 //     processes a TriggerNomination that finds no candidate (its view of
-//     grantedTo is stale: a Release to itself is in transit) sends nothing
-//     and the leader waits forever (28 steps). No repair offered here is
-//     complete.
+//     grantedTo is stale: its own Release and Request are in transit)
+//     sends nothing and the leader waits forever (28 steps): P_1 holds
+//     both MUTEX grants with timestamp 0 (a trigger grant, which no
+//     Request can preempt) and waits to exit, P_0 holds both MUTIN grants
+//     and waits to enter, Waiting_LDR stays 2.
+//   - A Trigger that did its work need not lower Waiting_LDR either: on
+//     the path of three with the leader in the middle the nominee P_2
+//     enters with the trigger's grants, while P_0 and P_1 keep the
+//     leader's count at |N_LDR| + 1 and the leader, still in its wait,
+//     never nominates again (26 steps; found while building the repair,
+//     with the wait of trigger-repaired).
+//   - The complete repair, variant repaired (retry.go): trigger-when-full;
+//     the leader's wait ends when Waiting_LDR < |N_LDR| + 1, when its own
+//     grants are in, or when its nominee's RequestByTrigger has reached it
+//     ((0, P_h) ∈ grantedTo_LDR[at]; the leader keeps P_h and at in the
+//     state, Node.Nominee); a nomination that finds nobody sends nothing
+//     and does not wait; and lmutin's preempt-carries-ts. With FIFO
+//     channels it is deadlock-free, lk-safe, well-defined and
+//     grant-consistent on every pinned configuration with k_i − l_i ≥ 2
+//     (and live, sequence-completion, on the three of them checked with
+//     --liveness): two processes (C_0 = {P_0},
+//     {P_0, P_1}), the 3-path with (0, 3) and (0, 2), C_0 = {P_1} and
+//     {P_0, P_2}, the leader at an end and in the middle, the 4-star
+//     (testdata/repair.txt); outside the pinned rows it is also
+//     deadlock-free, lk-safe and well-defined on the triangle (1 change
+//     each, 1,475,137 states) and the 4-path with C_0 = {P_1, P_2}
+//     (484,810 states). trigger-retry without preempt-carries-ts still runs a
+//     Relinquish that deletes nothing (62 steps). With bag channels the
+//     repair is not enough (grant-bound fails on two processes): the
+//     LMUTIN part needs FIFO (lmutin's finding).
+//   - Where no repair helps. l_i = k_i: any state change of P_j changes
+//     |CS_j| by one, so P_j can never move (a deadlock for every
+//     algorithm; the trigger never fires). k_i − l_i = 1 within distance
+//     2 of the leader: L_i = l_i + 1 > K_i = k_i − 1, so Cond_i grants
+//     nothing of one part and the grant sets start above Cond's bounds;
+//     the trigger's grant without Cond then breaks the real bound (two
+//     processes, (1, 2): the leader triggers its own exit while P_1 is
+//     OutCS, grant-bound at 7 steps, lk-safety at 13,
+//     counterexamples/lkcs/repaired-k-minus-l-1). The trigger's slack
+//     argument needs k_i − l_i ≥ 2 near the leader; the lost §2 may
+//     assume it.
 //   - lmutin's stale Preempt is here too, in the MUTEX part: on a path of
 //     four a MUTEX Preempt reaches a process that has meanwhile exited (it
 //     is OutCS, so the handler relinquishes) and the Relinquish deletes
 //     nothing (13 steps, counterexamples/lkcs/stale-preempt-mutex).
-//   - lk-safety and grant-bound hold on every pinned configuration.
+//   - lk-safety and grant-bound hold on every pinned configuration of the
+//     faithful algorithm.
+//
+// # Does the leader's trigger fire? (--report-trigger)
+//
+// trigger-never-fires is violated (the trigger fires) in every pinned
+// configuration of faithful, init-as-printed, preempt-carries-ts,
+// trigger-when-full, trigger-repaired, trigger-retry and repaired, except
+// l = k = 1 on the 3-path, where no process can move (it never fires);
+// with no-trigger it never fires. In the faithful algorithm it fires and
+// sends nothing (the first finding). The rows of testdata/*.txt show each.
 //
 // # Variants and mutants
 //
 // --variant: faithful, no-trigger, init-as-printed, preempt-carries-ts
-// (lmutin's repair), trigger-when-full, trigger-repaired. --mutant:
-// grant-without-cond (caught by grant-bound and lk-safety),
-// trigger-wrong-candidate (caught as a deadlock of trigger-repaired),
-// relinquish-keeps-grant (not caught on the pinned configurations: they
-// deadlock before a preemption matters). Both tables are model.Variants
+// (lmutin's repair), trigger-when-full, trigger-repaired, trigger-retry,
+// repaired. --mutant: grant-without-cond (caught by grant-bound and
+// lk-safety), trigger-wrong-candidate (caught as a deadlock of
+// trigger-repaired), relinquish-keeps-grant (caught by grant-consistency,
+// 7 steps; lk-safety and grant-bound do not see it: the slack K_i =
+// k_i − 1 near the leader absorbs the extra entry, and grantedTo is
+// kept correctly by the granter). Both tables are model.Variants
 // built over the configuration (variantsOf, mutantsOf): each entry
 // replaces actions of the faithful table by name, or edits the initial
 // state.

@@ -22,7 +22,7 @@ func TestKeyInjective(t *testing.T) {
 	}
 	node := func() lkcs.Node {
 		n := lkcs.Node{State: lkcs.CSState(rng.IntN(2)), Seq: lkcs.Seq(rng.IntN(3)), TriggerWait: rng.IntN(2) == 0,
-			Changes: uint8(rng.IntN(2)), TS: uint8(rng.IntN(2)), Undefined: rng.IntN(2) == 0, Recv: uint8(rng.IntN(2))}
+			Changes: uint8(rng.IntN(2)), TS: uint8(rng.IntN(2)), Undefined: rng.IntN(2) == 0, Recv: uint8(rng.IntN(2)), Nominee: uint8(rng.IntN(2))}
 		for at := range 2 {
 			n.NGrants[at] = model.NodeSet(rng.IntN(4))
 			n.GrantedTo[at], n.PendingReq[at] = set(), set()
@@ -42,6 +42,7 @@ func TestKeyInjective(t *testing.T) {
 		func(n *lkcs.Node) { n.TS++ },
 		func(n *lkcs.Node) { n.Undefined = !n.Undefined },
 		func(n *lkcs.Node) { n.Recv++ },
+		func(n *lkcs.Node) { n.Nominee++ },
 		func(n *lkcs.Node) { n.NGrants[1] ^= 2 },
 		func(n *lkcs.Node) { n.GrantedTo[0] = n.GrantedTo[0].Add(3, 1) },
 		func(n *lkcs.Node) { n.PendingReq[1] = n.PendingReq[1].Add(3, 0) },

@@ -117,6 +117,10 @@ type Node struct {
 	// leaves undefined (deleteMin, min or max of an empty set, a
 	// Relinquish that deletes no single item); property well-defined.
 	Undefined bool
+	// Nominee is 0, or, in variant trigger-retry while the leader waits
+	// after a Trigger, 1 + P_h + 8·at of the Trigger ⟨Trigger, at, ts⟩ it
+	// sent to P_h.
+	Nominee uint8
 	// Recv is a ghost counter of the messages the process has received,
 	// kept only with --count-messages (zero otherwise).
 	Recv uint8
@@ -124,7 +128,7 @@ type Node struct {
 
 // AppendKey appends the canonical encoding of n.
 func (n Node) AppendKey(dst []byte) []byte {
-	dst = append(dst, byte(n.State)|byte(n.Seq)<<1|b2u(n.TriggerWait)<<3|b2u(n.Undefined)<<4, n.TS, n.Changes, n.Recv)
+	dst = append(dst, byte(n.State)|byte(n.Seq)<<1|b2u(n.TriggerWait)<<3|b2u(n.Undefined)<<4, n.TS, n.Changes, n.Recv, n.Nominee)
 	for at := range 2 {
 		s := n.NGrants[at]
 		p := n.Preempting[at]

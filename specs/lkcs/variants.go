@@ -34,10 +34,7 @@ func variantsOf(a *algo) variants {
 			Name: "preempt-carries-ts",
 			Usage: "repair (from lmutin): Preempt carries the timestamp of the grant it preempts, and a process " +
 				"relinquishes only while it waits in the sequence of that timestamp",
-			Actions: []action{
-				{Name: "ReceiveRequest", Kind: model.Receive, On: is(Request), Do: a.receiveRequestPreemptTS},
-				{Name: "ReceivePreempt", Kind: model.Receive, On: is(Preempt), Do: receivePreemptTS},
-			},
+			Actions: a.preemptTSActions(),
 		},
 		{
 			Name: "trigger-when-full",
@@ -61,6 +58,25 @@ func variantsOf(a *algo) variants {
 				},
 			},
 		},
+		{
+			Name: "trigger-retry",
+			Usage: "repair: trigger-repaired, and a TriggerNomination that finds nobody to trigger sends nothing " +
+				"and does not wait (the leader calls it again when Waiting_LDR is still full)",
+			Actions: a.retryActions(),
+		},
+		{
+			Name:    "repaired",
+			Usage:   "the complete repair: trigger-retry and preempt-carries-ts together",
+			Actions: append(a.retryActions(), a.preemptTSActions()...),
+		},
+	}
+}
+
+// preemptTSActions are the handlers of variant preempt-carries-ts.
+func (a *algo) preemptTSActions() []action {
+	return []action{
+		{Name: "ReceiveRequest", Kind: model.Receive, On: is(Request), Do: a.receiveRequestPreemptTS},
+		{Name: "ReceivePreempt", Kind: model.Receive, On: is(Preempt), Do: receivePreemptTS},
 	}
 }
 

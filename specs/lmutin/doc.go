@@ -102,10 +102,32 @@
 //     sequence of that timestamp; it is verified on the pinned FIFO
 //     configurations. LKCS's preemptingNow_i[at] already records that
 //     timestamp, though its Preempt does not carry it either.
+//   - Bag channels: a Request overtakes the Release its sender sent
+//     before it; grantedTo_i then holds two items of P_j and the late
+//     Release (or a Relinquish) deletes both, so P_i grants a permission
+//     P_j still holds and lk-safety breaks (26 steps on two processes, 31
+//     on the 3-path). The algorithm needs FIFO channels. The variant
+//     release-carries-ts (bagrepair.go) is the smallest repair found:
+//     preempt-carries-ts, a Release carries the timestamp of the exit
+//     whose grant it gives back and a Relinquish that of the Preempt it
+//     answers, each deletes only (ts, P_j), and preemptingNow_i keeps the
+//     preempted grant's timestamp (as LKCS's does). The timestamp in
+//     preemptingNow_i is needed: without it a Release of P_j's older
+//     grant ends the preemption of its newer one, a second Preempt takes
+//     the same grant twice and grantedTo_1 exceeds its bound (14 steps,
+//     on the 3-path with 1 exit, found while building the repair). Verified
+//     with bags on two processes (2 and 3 exits) and the 3-path (1 exit,
+//     139,719 states); larger bag configurations (triangle, 4-star,
+//     4-path, 1 exit) were not finished in 150 s (16–27M states, no
+//     violation found: incomplete).
+//   - l_i = |N_i| + 1 (every process of N_i ∪ {P_i} always in the CS):
+//     no process there may exit, and the first Request finds grantedTo_i
+//     empty (max of ∅, well-defined), in every variant.
 //
 // # Variants and mutants
 //
-// --variant: faithful, init-as-printed, lamport-clock, preempt-carries-ts.
+// --variant: faithful, init-as-printed, lamport-clock, preempt-carries-ts,
+// release-carries-ts.
 // --mutant (caught by the tests): grant-ignores-bound (lk-safety),
 // relinquish-keeps-grant (lk-safety), release-keeps-grant (deadlock).
 // Both tables are model.Variants built over the configuration

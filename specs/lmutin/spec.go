@@ -111,7 +111,7 @@ func (m Msg) String() string {
 	if int(m.Kind) < len(kindNames) {
 		name = kindNames[m.Kind]
 	}
-	if m.Kind == Request || m.Kind == Preempt && m.TS != 0 {
+	if m.Kind == Request || m.Kind != Grant && m.TS != 0 {
 		return fmt.Sprintf("%s(ts=%d)", name, m.TS)
 	}
 	return name

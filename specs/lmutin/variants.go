@@ -49,6 +49,12 @@ func variantsOf(a *algo) variants {
 				}},
 			},
 		},
+		{
+			Name: "release-carries-ts",
+			Usage: "repair for bag channels: preempt-carries-ts, and Release and Relinquish carry the timestamp " +
+				"of the grant they give back, so each deletes that one item (not (*, P_j))",
+			Actions: a.bagRepairActions(),
+		},
 	}
 }
 
