@@ -17,7 +17,7 @@ import (
 // psucc is one successor as a worker saw it.
 type psucc struct {
 	fp    uint64
-	fails uint64      // bit i: invariant i fails in this successor
+	fails uint64      // propTracker.eval's event bits for this successor
 	st    model.State // a private copy, or nil when seen in an earlier level
 }
 
@@ -30,6 +30,7 @@ type pexp struct {
 // pworker holds one goroutine's scratch buffers.
 type pworker struct {
 	c              *Checker
+	props          *propTracker // the search's, read only while workers run
 	canon          *reduce.Canonical
 	key, keyS, fpk []byte
 	inv            string // the invariant being evaluated, for SpecPanic
@@ -67,14 +68,7 @@ func (w *pworker) expand(st model.State, cut bool, seen *seenSet, out *pexp) {
 			out.succ = append(out.succ, psucc{fp: fp})
 			return true
 		}
-		var fails uint64
-		for i, iv := range c.inv {
-			w.inv = iv.Name
-			if !iv.Holds(next) {
-				fails |= 1 << i
-			}
-		}
-		w.inv = ""
+		fails := w.props.eval(next, &w.inv)
 		out.succ = append(out.succ, psucc{fp: fp, fails: fails, st: c.sys.Clone(next)})
 		return true
 	})
@@ -93,7 +87,7 @@ func (c *Checker) parallelBFS() *Result {
 	}
 	workers := make([]*pworker, c.opt.Workers)
 	for i := range workers {
-		workers[i] = &pworker{c: c}
+		workers[i] = &pworker{c: c, props: s.props}
 		if c.sym != nil {
 			workers[i].canon = reduce.NewCanonical(c.sym)
 			workers[i].canon.Stop = func() bool { return s.lim.check(false) != "" }
@@ -184,10 +178,8 @@ func (s *search) merge(e entry, x *pexp, cut bool, depth int, next *[]entry) {
 		}
 		id := s.addLink(link{e.id, uint32(k)})
 		s.depth = max(s.depth, depth+1)
-		for i, iv := range s.c.inv {
-			if sc.fails&(1<<i) != 0 && !s.violated[iv.Name] {
-				s.record(iv.Name, "invariant", id)
-			}
+		if sc.fails != 0 && s.props.note(sc.fails, id, depth+1) {
+			s.stop = true
 		}
 		if s.c.opt.MaxStates > 0 && int(s.n) >= s.c.opt.MaxStates && !s.stop {
 			s.halt("max-states")
@@ -197,7 +189,7 @@ func (s *search) merge(e entry, x *pexp, cut bool, depth int, next *[]entry) {
 			return
 		}
 	}
-	if x.deadlock && s.c.worker != nil && !s.violated[Deadlock] {
-		s.record(Deadlock, "deadlock", e.id)
+	if x.deadlock && s.props.deadlocked(e.id, depth) {
+		s.stop = true
 	}
 }

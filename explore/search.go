@@ -44,8 +44,8 @@ func New(sys model.System, opt Options) (*Checker, error) {
 		}
 	}
 	c := &Checker{sys: sys, opt: opt, inv: sys.Invariants()}
-	if opt.Workers > 1 && len(c.inv) > 64 {
-		return nil, fmt.Errorf("the parallel search handles at most 64 invariants")
+	if len(c.inv) > maxStateProps {
+		return nil, fmt.Errorf("a search handles at most %d state properties", maxStateProps)
 	}
 	if opt.POR {
 		c.ind = sys.(model.Independence)
@@ -75,12 +75,6 @@ const noParent = ^uint32(0)
 // initial state, idx is its index among the initial states.
 type link struct{ parent, idx uint32 }
 
-// found is the first violation of one property.
-type found struct {
-	prop, kind string
-	id         uint32
-}
-
 // search is the state of one run.
 type search struct {
 	c          *Checker
@@ -90,8 +84,7 @@ type search struct {
 	n          uint32 // distinct states so far
 	trans      int64
 	depth      int
-	found      []found
-	violated   map[string]bool
+	props      *propTracker // props.go
 	stop       bool
 	limit      string
 	start      time.Time
@@ -112,7 +105,8 @@ type search struct {
 }
 
 func (c *Checker) newSearch() *search {
-	s := &search{c: c, seen: newSeenSet(), links: newLinkStore(), violated: map[string]bool{}, start: time.Now()}
+	s := &search{c: c, seen: newSeenSet(), links: newLinkStore(), start: time.Now()}
+	s.props = newPropTracker(c.inv, c.worker != nil, c.opt.Liveness, c.opt.Continue)
 	s.lastTick = s.start
 	s.lim = newLimits(&c.opt, s.start)
 	c.active = s
@@ -143,14 +137,9 @@ func (s *search) discover(l link, st model.State, depth int) (uint32, bool) {
 		s.depth = depth
 	}
 	outer := s.at
-	for _, iv := range s.c.inv {
-		if s.violated[iv.Name] {
-			continue
-		}
-		s.at = panicSite{id: id, inv: iv.Name, valid: true}
-		if !iv.Holds(st) {
-			s.record(iv.Name, "invariant", id)
-		}
+	s.at = panicSite{id: id, valid: true}
+	if ev := s.props.eval(st, &s.at.inv); ev != 0 && s.props.note(ev, id, depth) {
+		s.stop = true
 	}
 	s.at = outer
 	if s.c.opt.MaxStates > 0 && int(s.n) >= s.c.opt.MaxStates && !s.stop {
@@ -176,26 +165,6 @@ func (s *search) fingerprint(st model.State) uint64 {
 	return model.Fingerprint(s.fpKey)
 }
 
-// record notes the first violation of prop at state id.
-func (s *search) record(prop, kind string, id uint32) {
-	s.violated[prop] = true
-	s.found = append(s.found, found{prop, kind, id})
-	if !s.c.opt.Continue || len(s.violated) == s.propertyCount() {
-		s.stop = true
-	}
-}
-
-func (s *search) propertyCount() int {
-	n := len(s.c.inv)
-	if s.c.worker != nil {
-		n++
-	}
-	if s.c.opt.Liveness {
-		n++ // checked after the search, which must not stop early for it
-	}
-	return n
-}
-
 // warn notes something the user should know about the run.
 func (s *search) warn(msg string) { s.warnings = append(s.warnings, msg) }
 
@@ -217,7 +186,7 @@ func (s *search) expand(id uint32, st model.State, depth int, keep func(next mod
 	}
 	s.at = panicSite{id: id, valid: true} // left set if the system panics
 	cut := s.c.opt.MaxDepth > 0 && depth >= s.c.opt.MaxDepth
-	checkDeadlock := s.c.worker != nil && !s.violated[Deadlock]
+	checkDeadlock := s.props.checkDeadlock()
 	progress := false
 	if checkDeadlock {
 		s.keyS = s.c.sys.AppendKey(s.keyS[:0], st)
@@ -251,8 +220,8 @@ func (s *search) expand(id uint32, st model.State, depth int, keep func(next mod
 		}
 		return !s.stop
 	})
-	if checkDeadlock && !progress && !s.stop && s.c.worker.Pending(st) {
-		s.record(Deadlock, "deadlock", id)
+	if checkDeadlock && !progress && !s.stop && s.c.worker.Pending(st) && s.props.deadlocked(id, depth) {
+		s.stop = true
 	}
 	s.at.valid = false
 }
@@ -284,42 +253,7 @@ func (s *search) result() *Result {
 	s.at.valid = false
 	el := time.Since(s.start)
 	r := &Result{Strategy: s.c.opt.Strategy.String(), Limit: s.limit, Exhausted: !s.stop && s.limit == ""}
-	switch {
-	case len(s.found) > 0:
-		r.Verdict = Violated
-	case s.limit != "":
-		r.Verdict = Incomplete
-	default:
-		r.Verdict = Verified
-	}
-	complete := s.limit == "" && (len(s.found) == 0 || s.c.opt.Continue)
-	names := make([]string, 0, len(s.c.inv)+1)
-	for _, iv := range s.c.inv {
-		names = append(names, iv.Name)
-	}
-	if s.c.worker != nil {
-		names = append(names, Deadlock)
-	}
-	for _, n := range names {
-		st := Unknown
-		switch {
-		case s.violated[n]:
-			st = Fails
-		case complete:
-			st = Holds
-		}
-		r.Properties = append(r.Properties, PropertyResult{Name: n, Status: st})
-	}
-	for _, f := range s.found {
-		v := Violation{Property: f.prop, Kind: f.kind}
-		var last model.State
-		v.Trace, last = s.trace(f.id)
-		if ex, ok := s.c.sys.(model.Explainer); ok && f.kind != "liveness" {
-			v.Explanation = ex.Explain(last, f.prop)
-			v.DOT = ex.DOT(last, f.prop)
-		}
-		r.Violations = append(r.Violations, v)
-	}
+	s.props.finish(r, s.c.sys, s.trace)
 	if s.canon != nil {
 		s.symBounded += s.canon.Bounded
 	}

@@ -184,7 +184,7 @@ func livenessRow(t testing.TB, sys model.System, spec *model.Spec, v model.Value
 	}
 	row := fmt.Sprintf("%s %s graph=%d", name, status, r.Liveness.States)
 	for _, x := range r.Violations {
-		if x.Kind == "liveness" {
+		if x.Kind == model.Eventually {
 			row += fmt.Sprintf(" starves=%s stem=%d loop=%d", x.Lasso.Node, x.Lasso.Loop, x.Trace.Len()-x.Lasso.Loop)
 			MustReplay(t, sys, spec.Name, v, x)
 		}

@@ -367,7 +367,7 @@ func Liveness(t *testing.T, spec *model.Spec, path string, cases []Case) {
 			}
 			row := fmt.Sprintf("%s\t%s\t%s\t%s=%s\tgraph=%d", c.Name, strings.Join(v.Flags(spec), " "), mode, name, status, r.Liveness.States)
 			for _, x := range r.Violations {
-				if x.Kind == "liveness" {
+				if x.Kind == model.Eventually {
 					row += fmt.Sprintf("\tstarves=%s stem=%d loop=%d", x.Lasso.Node, x.Lasso.Loop, x.Trace.Len()-x.Lasso.Loop)
 					MustReplay(t, sys, spec.Name, v, x)
 				}
