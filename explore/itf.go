@@ -24,7 +24,7 @@ type ITFMeta struct {
 	// ("invariant"), a deadlock ("deadlock"), a liveness lasso
 	// ("liveness"), or a witness of a sometimes property ("sometimes").
 	Kind   model.Expectation `json:"kind"`
-	Length      int               `json:"length"`
+	Length int               `json:"length"`
 	// Node and Choices describe a liveness lasso: the starving node and
 	// how random choices counted ("probabilistic" or "adversarial").
 	Node    string `json:"node,omitempty"`

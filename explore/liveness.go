@@ -78,7 +78,9 @@ type Lasso struct {
 func (s *search) liveness(r *Result) {
 	name, _ := livenessProperty(s.c.sys) // New has checked it
 	status := Unknown
-	defer func() { r.Properties = append(r.Properties, PropertyResult{Name: name, Status: status, Kind: model.Eventually}) }()
+	defer func() {
+		r.Properties = append(r.Properties, PropertyResult{Name: name, Status: status, Kind: model.Eventually})
+	}()
 	if !r.Exhausted {
 		return
 	}

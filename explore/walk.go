@@ -60,7 +60,7 @@ type walk struct {
 	steps   []model.Transition
 	states  []model.State // when the walker keeps them
 	end     string
-	prop    string // the violated property, when end is endViolation
+	prop    string            // the violated property, when end is endViolation
 	kind    model.Expectation // Always or NoDeadlock
 	counts  []int64
 	classes [numClasses]int64
