@@ -16,8 +16,12 @@ type ReplayResult struct {
 	Reproduced bool
 	// Steps is the number of steps that matched.
 	Steps int
-	// Property is the stored violated property.
+	// Property is the stored violated property (or, for a witness, the
+	// sometimes property it reaches).
 	Property string
+	// Witness is true for the trace of a sometimes property: it is
+	// reproduced when its last state still satisfies the property.
+	Witness bool
 	// Reason explains a failure in one line.
 	Reason string
 }
@@ -30,6 +34,7 @@ type ReplayResult struct {
 func Replay(sys model.System, t *ITFTrace) ReplayResult {
 	r := replay(sys, t)
 	r.Property = t.Meta.Property
+	r.Witness = t.Meta.Kind == model.Sometimes
 	return r
 }
 
