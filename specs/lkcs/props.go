@@ -66,7 +66,7 @@ func (a *algo) invariants(reportTrigger bool) []property {
 		// entry sequence it was asked for).
 		{Name: "change-completed", Expect: model.Sometimes, Holds: func(w *world) bool {
 			for i := range w.Nodes {
-				if w.Meta[i].Requests > 0 && w.Nodes[i].Seq == Idle {
+				if w.Nodes[i].Changes > 0 && w.Nodes[i].Seq == Idle {
 					return true
 				}
 			}
