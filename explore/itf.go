@@ -110,9 +110,7 @@ func ReadITF(r io.Reader) (*ITFTrace, error) {
 			Kind *string `json:"kind"`
 		} `json:"#meta"`
 	}
-	if json.Unmarshal(data, &kind) != nil || kind.Meta.Kind == nil {
-		return nil, errors.New(`trace has no violation kind in "#meta"`)
-	}
+	hasKind := json.Unmarshal(data, &kind) == nil && kind.Meta.Kind != nil
 	switch {
 	case t.Meta.Source != "mxcheck":
 		return nil, errors.New(`not an mxcheck trace: "#meta" lacks "source": "mxcheck"`)
@@ -120,6 +118,8 @@ func ReadITF(r io.Reader) (*ITFTrace, error) {
 		return nil, errors.New(`trace names no spec in "#meta"`)
 	case t.Meta.Property == "":
 		return nil, errors.New(`trace names no violated property in "#meta"`)
+	case !hasKind:
+		return nil, errors.New(`trace has no violation kind in "#meta"`)
 	case len(t.States) == 0:
 		return nil, errors.New("trace has no states")
 	case t.Meta.Length != len(t.States)-1:

@@ -171,7 +171,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.cont, "continue", false, "keep searching after a violation to check every property")
 	fs.BoolVar(&f.json, "json", false, "print the full result as JSON")
 	fs.StringVar(&f.traceOut, "trace-out", "", "write the counterexample to this file (ITF JSON, for replay)")
-	fs.StringVar(&f.traceOutAll, "trace-out-all", "", "write every violation found to this directory, one PROPERTY.itf.json each")
+	fs.StringVar(&f.traceOutAll, "trace-out-all", "", "write every violation (and sometimes witness) found to this directory, one PROPERTY.itf.json each")
 	fs.StringVar(&f.dotOut, "dot-out", "", "write the graph behind a violated graph invariant to this file (DOT)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	fs.BoolVar(&f.por, "por", false, "partial-order reduction")
