@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/mxcheck/mxcheck/explore"
 )
