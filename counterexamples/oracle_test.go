@@ -66,7 +66,7 @@ func eachStored(t *testing.T, f func(t *testing.T, s stored)) {
 // and what it returns must still end in the same violation.
 func TestMinimizeKeepsStoredLength(t *testing.T) {
 	eachStored(t, func(t *testing.T, s stored) {
-		if s.trace.Meta.Kind == "liveness" {
+		if s.trace.Meta.Kind == model.Eventually {
 			t.Skip("lassos are not minimised")
 		}
 		m, err := explore.Minimize(s.sys, 0, s.steps, s.trace.Meta.Property, s.trace.Meta.Kind, explore.MinimizeOptions{States: -1})

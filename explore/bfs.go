@@ -238,7 +238,7 @@ func (r *bfsRun) initial() {
 		}
 		id := s.addLink(link{noParent, uint32(i)})
 		s.at = panicSite{id: id, valid: true}
-		s.checkNew(x, st, id)
+		s.checkNew(x, st, id, 0)
 		s.at.valid = false
 		w.next.push(x.h, st, id)
 		if s.stop {
@@ -252,7 +252,7 @@ func (r *bfsRun) initial() {
 func (r *bfsRun) level(depth int) {
 	s, c := r.s, r.c
 	cut := c.opt.MaxDepth > 0 && depth >= c.opt.MaxDepth
-	wantDeadlock := !s.violated[Deadlock]
+	wantDeadlock := s.props.checkDeadlock()
 	start := s.n // the first id of the next level
 	r.parallel(func(w *bfsWorker) { w.expandLevel(cut, wantDeadlock) })
 	if r.failed() {
@@ -493,7 +493,7 @@ func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st 
 		}
 		w.state = uint32(key >> 32) // an invariant's panic: the trace ends at the parent
 		s := w.r.s
-		c.ev = w.x.events(st, func(k int) bool { return s.violated[s.c.inv[k].Name] })
+		c.ev = w.x.events(st, s.props.done)
 		return
 	}
 	if !inLevel || !w.indexed {
@@ -606,11 +606,12 @@ func (r *bfsRun) progressCounts() (trans int64, distinct uint32) {
 
 // stopEvent is something that stops a sequential BFS, at time key.
 type stopEvent struct {
-	time       uint64 // (parent id, ordinal), or (id, all ones) for a deadlock
-	tix        uint32
-	prop, kind string
-	id         uint32
-	max        bool // max-states reached
+	time  uint64 // (parent id, ordinal), or (id, all ones) for a deadlock
+	tix   uint32
+	prop  int // index of the state property, or deadlockProp
+	id    uint32
+	depth int
+	max   bool // max-states reached
 }
 
 const afterAll = 0xffffffff
@@ -621,15 +622,15 @@ const afterAll = 0xffffffff
 func (r *bfsRun) account(depth int, cut bool, start uint32, total int) {
 	s := r.s
 	var evs []stopEvent
-	for k, iv := range s.c.inv {
+	for k := range s.c.inv {
 		var best firstEvent
 		for _, w := range r.w {
 			if f := w.first[k]; f.ok && (!best.ok || f.key < best.key) {
 				best = f
 			}
 		}
-		if best.ok && !s.violated[iv.Name] {
-			evs = append(evs, stopEvent{time: best.key, tix: best.tix, prop: iv.Name, kind: "invariant", id: best.id})
+		if best.ok && s.props.done&(1<<k) == 0 {
+			evs = append(evs, stopEvent{time: best.key, tix: best.tix, prop: k, id: best.id, depth: depth + 1})
 		}
 	}
 	var dead uint32
@@ -639,8 +640,8 @@ func (r *bfsRun) account(depth int, cut bool, start uint32, total int) {
 			dead, hasDead = w.deadlock, true
 		}
 	}
-	if hasDead && !s.violated[Deadlock] {
-		evs = append(evs, stopEvent{time: uint64(dead)<<32 | afterAll, prop: Deadlock, kind: "deadlock", id: dead})
+	if hasDead && s.props.checkDeadlock() {
+		evs = append(evs, stopEvent{time: uint64(dead)<<32 | afterAll, prop: deadlockProp, id: dead, depth: depth})
 	}
 	if ms := s.c.opt.MaxStates; ms > 0 && int(start) < ms && int(start)+total >= ms {
 		key, tix := r.keyOf(uint32(ms - 1))
@@ -667,10 +668,13 @@ func (r *bfsRun) account(depth int, cut bool, start uint32, total int) {
 		if stop != nil && e.time > stop.time {
 			break
 		}
-		if e.max {
+		switch {
+		case e.max:
 			s.halt("max-states")
-		} else if !s.violated[e.prop] {
-			s.record(e.prop, e.kind, e.id)
+		case e.prop == deadlockProp:
+			s.stop = s.props.deadlocked(e.id, e.depth) || s.stop
+		default:
+			s.stop = s.props.note(1<<e.prop, e.id, e.depth) || s.stop
 		}
 		if s.stop && stop == nil {
 			stop = e

@@ -8,16 +8,26 @@
 //	if err != nil { ... }                    // contradictory options
 //	r := c.Run()
 //	explore.WriteText(os.Stdout, r)          // traces, properties, verdict
-//	switch r.Verdict { case explore.Verified, explore.Violated, explore.Incomplete: }
+//	switch r.Verdict { case explore.Verified, explore.Violated, explore.Incomplete, explore.Unreached: }
 //
 // NewITF and ReadITF write and read counterexamples as ITF JSON; Replay
 // re-runs one against the current model.
 //
 // A search is configured once with Options, validated by New, and ends in one
-// of three verdicts: Verified (every property holds on every reachable state),
-// Violated (some property fails; the Result carries a counterexample trace)
-// or Incomplete (a limit stopped the search before it finished). A violation
+// of four verdicts, in this precedence: Violated (some property fails; the
+// Result carries a counterexample trace), Incomplete (a limit stopped the
+// search before it finished), Unreached (nothing fails, but some sometimes
+// property holds in no reachable state), Verified (every invariant holds on
+// every reachable state and every sometimes property on some). A violation
 // is a result, not an error; an error means the checker could not do its job.
+//
+// Properties are data (props.go): each state property of the system is an
+// invariant (model.Always) or a reachability witness (model.Sometimes); a
+// propTracker evaluates them on each new state and keeps the first event of
+// each (a violation, or a witness, whose trace Result.Witnesses holds).
+// Deadlock freedom (model.NoDeadlock) and liveness (model.Eventually) are
+// the two other expectations; Violation.Kind and trace files name each
+// (JSON "invariant", "sometimes", "deadlock", "liveness").
 //
 // States are deduplicated by the 64-bit fingerprint of their canonical key
 // (model.Fingerprint) in a sharded open-addressing set; each distinct state

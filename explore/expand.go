@@ -138,16 +138,17 @@ func deadlocked(sys model.System, s model.State) bool {
 	return dead
 }
 
-// events evaluates the invariants on a new state: bit i is set when
-// invariant i fails.
-func (x *expander) events(st model.State, skip func(i int) bool) uint64 {
+// events evaluates on a new state the state properties that have had no
+// event yet (bit i of done): bit i of the result is set when property i is
+// Always and fails, or is Sometimes and holds.
+func (x *expander) events(st model.State, done uint64) uint64 {
 	var ev uint64
 	for i, iv := range x.c.inv {
-		if skip != nil && skip(i) {
+		if done&(1<<i) != 0 {
 			continue
 		}
 		x.inv = iv.Name
-		if !iv.Holds(st) {
+		if iv.Holds(st) == (iv.Expect == model.Sometimes) {
 			ev |= 1 << i
 		}
 	}

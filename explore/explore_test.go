@@ -87,7 +87,7 @@ func TestDeadlock(t *testing.T) {
 			if r.Verdict != tc.want {
 				t.Fatalf("verdict %v, want %v", r.Verdict, tc.want)
 			}
-			if tc.want == Violated && (r.Violations[0].Property != Deadlock || r.Violations[0].Kind != "deadlock") {
+			if tc.want == Violated && (r.Violations[0].Property != Deadlock || r.Violations[0].Kind != model.NoDeadlock) {
 				t.Errorf("violation %+v, want a deadlock", r.Violations[0])
 			}
 			if r := run(g, Options{NoDeadlock: true}); r.Verdict != Verified || len(r.Properties) != 0 {

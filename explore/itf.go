@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/mxcheck/mxcheck/model"
 )
 
 // ITFMeta is the metadata mxcheck stores in an ITF trace's "#meta": enough
@@ -18,8 +20,11 @@ type ITFMeta struct {
 	Spec        string            `json:"spec"`
 	Params      map[string]string `json:"params"`
 	Property    string            `json:"property"`
-	Kind        string            `json:"kind"`
-	Length      int               `json:"length"`
+	// Kind is what the trace shows: a violation of an invariant
+	// ("invariant"), a deadlock ("deadlock"), a liveness lasso
+	// ("liveness"), or a witness of a sometimes property ("sometimes").
+	Kind   model.Expectation `json:"kind"`
+	Length int               `json:"length"`
 	// Node and Choices describe a liveness lasso: the starving node and
 	// how random choices counted ("probabilistic" or "adversarial").
 	Node    string `json:"node,omitempty"`
@@ -100,6 +105,12 @@ func ReadITF(r io.Reader) (*ITFTrace, error) {
 	if err := dec.Decode(&t); err != nil {
 		return nil, fmt.Errorf("not an ITF trace: %v", err)
 	}
+	var kind struct {
+		Meta struct {
+			Kind *string `json:"kind"`
+		} `json:"#meta"`
+	}
+	hasKind := json.Unmarshal(data, &kind) == nil && kind.Meta.Kind != nil
 	switch {
 	case t.Meta.Source != "mxcheck":
 		return nil, errors.New(`not an mxcheck trace: "#meta" lacks "source": "mxcheck"`)
@@ -107,16 +118,16 @@ func ReadITF(r io.Reader) (*ITFTrace, error) {
 		return nil, errors.New(`trace names no spec in "#meta"`)
 	case t.Meta.Property == "":
 		return nil, errors.New(`trace names no violated property in "#meta"`)
-	case t.Meta.Kind != "invariant" && t.Meta.Kind != "deadlock" && t.Meta.Kind != "liveness":
-		return nil, fmt.Errorf("trace has unknown violation kind %q", t.Meta.Kind)
+	case !hasKind:
+		return nil, errors.New(`trace has no violation kind in "#meta"`)
 	case len(t.States) == 0:
 		return nil, errors.New("trace has no states")
 	case t.Meta.Length != len(t.States)-1:
 		return nil, fmt.Errorf(`"#meta" says %d steps, the trace has %d`, t.Meta.Length, len(t.States)-1)
-	case t.Meta.Kind == "deadlock" && t.Meta.Property != Deadlock:
+	case t.Meta.Kind == model.NoDeadlock && t.Meta.Property != Deadlock:
 		return nil, fmt.Errorf("a deadlock trace violates %s, not %q", Deadlock, t.Meta.Property)
-	case t.Meta.Kind != "deadlock" && t.Meta.Property == Deadlock:
-		return nil, fmt.Errorf("%s is violated by a deadlock trace, not a %s trace", Deadlock, t.Meta.Kind)
+	case t.Meta.Kind != model.NoDeadlock && t.Meta.Property == Deadlock:
+		return nil, fmt.Errorf("%s is violated by a deadlock trace, not a %s trace", Deadlock, kindWord(t.Meta.Kind))
 	}
 	if err := t.checkLasso(); err != nil {
 		return nil, err
@@ -163,7 +174,7 @@ func canonical(s map[string]any) string {
 
 // checkLasso checks the lasso fields of a liveness trace.
 func (t *ITFTrace) checkLasso() error {
-	if t.Meta.Kind != "liveness" {
+	if t.Meta.Kind != model.Eventually {
 		if t.Loop != nil {
 			return errors.New(`only a liveness trace has a "loop"`)
 		}
@@ -180,4 +191,13 @@ func (t *ITFTrace) checkLasso() error {
 		return fmt.Errorf(`liveness trace has unknown "choices" %q`, t.Meta.Choices)
 	}
 	return nil
+}
+
+// kindWord is the word trace files use for kind ("invariant", ...).
+func kindWord(kind model.Expectation) string {
+	b, err := kind.MarshalText()
+	if err != nil {
+		return kind.String()
+	}
+	return string(b)
 }

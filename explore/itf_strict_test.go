@@ -4,6 +4,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/mxcheck/mxcheck/model"
 )
 
 // ReadITF stops reading at MaxITFBytes: a huge file is refused without
@@ -45,7 +47,7 @@ func TestReplayLivenessProperty(t *testing.T) {
 	if res := Replay(sys, tr); res.Reproduced || !strings.Contains(res.Reason, "liveness property is lockout-freedom") {
 		t.Errorf("renamed lasso: %+v", res)
 	}
-	tr.Meta.Property, tr.Meta.Kind = "lockout-freedom", "deadlock"
+	tr.Meta.Property, tr.Meta.Kind = "lockout-freedom", model.NoDeadlock
 	tr.Loop = nil
 	if res := Replay(sys, tr); res.Reproduced {
 		t.Errorf("lasso relabelled as a deadlock: %+v", res)

@@ -49,7 +49,7 @@ func (a *analysis) lasso(l *edgeLister, u model.NodeID, entry uint32) (Violation
 	if !a.prob {
 		mode = "adversarial"
 	}
-	v := Violation{Kind: "liveness", Trace: tr, Lasso: &Lasso{Loop: stem, Node: u.String(), Choices: mode}}
+	v := Violation{Kind: model.Eventually, Trace: tr, Lasso: &Lasso{Loop: stem, Node: u.String(), Choices: mode}}
 	draws := false
 	for _, e := range loop {
 		if g.drawEnd(g.drawStart(e))-g.drawStart(e) > 1 {

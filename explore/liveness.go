@@ -78,7 +78,9 @@ type Lasso struct {
 func (s *search) liveness(r *Result) {
 	name, _ := livenessProperty(s.c.sys) // New has checked it
 	status := Unknown
-	defer func() { r.Properties = append(r.Properties, PropertyResult{Name: name, Status: status}) }()
+	defer func() {
+		r.Properties = append(r.Properties, PropertyResult{Name: name, Status: status, Kind: model.Eventually})
+	}()
 	if !r.Exhausted {
 		return
 	}
@@ -99,14 +101,7 @@ func (s *search) liveness(r *Result) {
 	t0 := time.Now()
 	g, limit := buildGraph(l, lim, progress)
 	build := time.Since(t0)
-	stopped := func(limit string) {
-		if r.Limit == "" {
-			r.Limit = limit
-		}
-		if r.Verdict == Verified {
-			r.Verdict = Incomplete
-		}
-	}
+	stopped := r.stopped // props.go
 	if limit != "" {
 		stopped(limit)
 		return
@@ -134,7 +129,7 @@ func (s *search) liveness(r *Result) {
 	if err != nil {
 		// The model is not deterministic or a fingerprint collided: say so
 		// rather than print a lasso that does not replay.
-		v = Violation{Property: name, Kind: "liveness", Explanation: "could not rebuild the lasso: " + err.Error()}
+		v = Violation{Property: name, Kind: model.Eventually, Explanation: "could not rebuild the lasso: " + err.Error()}
 	}
 	v.Property = name
 	r.Violations = append(r.Violations, v)

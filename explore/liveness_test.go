@@ -314,7 +314,7 @@ func TestLivenessToys(t *testing.T) {
 				if fmt.Sprint(states) != fmt.Sprint(want[0]) || loop != want[1][0] {
 					t.Errorf("lasso %v loop at %d, want %v loop at %d", states, loop, want[0], want[1][0])
 				}
-				if v.Kind != "liveness" || v.Lasso.Choices != mode.String() {
+				if v.Kind != model.Eventually || v.Lasso.Choices != mode.String() {
 					t.Errorf("kind %q choices %q", v.Kind, v.Lasso.Choices)
 				}
 				if node := cmp.Or(tc.node, "n0"); v.Lasso.Node != node {

@@ -55,13 +55,13 @@ type shrinker struct {
 	desc  model.Describer
 	namer model.ActionNamer
 	prop  string
-	kind  string
+	kind  model.Expectation
 	inv   *model.Invariant
 	execs int
 }
 
 // Minimize shrinks the path (initial state init, then steps) to a violation
-// of prop (kind "invariant" or "deadlock"): greedy deletion, first of whole
+// of prop (kind model.Always or model.NoDeadlock): greedy deletion, first of whole
 // participants (a node with the deliveries of its messages; the adversary),
 // then of blocks of steps, halving the block size down to single steps and
 // repeating single deletions to a fixpoint. A candidate is executed step by
@@ -72,21 +72,21 @@ type shrinker struct {
 // opt.States < 0, a BFS bounded to fewer steps than the greedy trace and
 // to opt.States distinct states looks for a shorter one. The result is
 // never longer than the input.
-func Minimize(sys model.System, init int, steps []model.Transition, prop, kind string, opt MinimizeOptions) (*Minimized, error) {
+func Minimize(sys model.System, init int, steps []model.Transition, prop string, kind model.Expectation, opt MinimizeOptions) (*Minimized, error) {
 	sh := &shrinker{sys: sys, prop: prop, kind: kind}
 	sh.desc, _ = sys.(model.Describer)
 	sh.namer, _ = sys.(model.ActionNamer)
 	switch kind {
-	case "invariant":
+	case model.Always:
 		for _, iv := range sys.Invariants() {
-			if iv.Name == prop {
+			if iv.Name == prop && iv.Expect == model.Always {
 				sh.inv = &iv
 			}
 		}
 		if sh.inv == nil {
 			return nil, fmt.Errorf("minimize: no invariant %q", prop)
 		}
-	case "deadlock":
+	case model.NoDeadlock:
 	default:
 		return nil, fmt.Errorf("minimize: cannot minimise a %s violation", kind)
 	}
@@ -175,7 +175,7 @@ func MinimizeViolation(sys model.System, v Violation, opt MinimizeOptions) (*Min
 			break
 		}
 	}
-	if v.Kind == "liveness" {
+	if v.Kind == model.Eventually {
 		return &Minimized{Violation: v, Init: init, Steps: steps, Original: len(steps), Greedy: len(steps), BFS: "skipped"}, nil
 	}
 	return Minimize(sys, init, steps, v.Property, v.Kind, opt)
@@ -254,7 +254,7 @@ func (sh *shrinker) bfs(m *Minimized, mo MinimizeOptions) error {
 	if states == 0 {
 		states = DefaultMinimizeStates
 	}
-	opt := Options{MaxDepth: len(m.Steps) - 1, MaxStates: states, Continue: true, NoDeadlock: sh.kind != "deadlock", Interrupt: mo.Interrupt}
+	opt := Options{MaxDepth: len(m.Steps) - 1, MaxStates: states, Continue: true, NoDeadlock: sh.kind != model.NoDeadlock, Interrupt: mo.Interrupt}
 	chk, err := New(sh.sys, opt)
 	if err != nil {
 		return fmt.Errorf("minimize: %v", err)
@@ -291,7 +291,7 @@ func (sh *shrinker) bfs(m *Minimized, mo MinimizeOptions) error {
 // violation renders the violation at the end of the path.
 func (sh *shrinker) violation(states []model.State, steps []model.Transition) Violation {
 	v := Violation{Property: sh.prop, Kind: sh.kind, Trace: renderPath(sh.sys, states, steps)}
-	if ex, ok := sh.sys.(model.Explainer); ok && sh.kind != "liveness" {
+	if ex, ok := sh.sys.(model.Explainer); ok {
 		last := states[len(states)-1]
 		v.Explanation = ex.Explain(last, sh.prop)
 		v.DOT = ex.DOT(last, sh.prop)

@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -118,7 +117,8 @@ type dfsRun struct {
 	s        *search
 	seen     *syncSeen
 	next     atomic.Uint32 // the next id
-	violated atomic.Uint64 // bit i: invariant i; bit 63: deadlock
+	done     atomic.Uint64 // bit i: state property i has had its first event
+	deadDone atomic.Bool   // a deadlock has been found (or is not looked for)
 	stopped  atomic.Bool
 	mu       sync.Mutex // guards s's records
 	pool     dfsPool
@@ -126,7 +126,6 @@ type dfsRun struct {
 	depth    atomic.Int64
 }
 
-const deadlockBit = 63
 
 // parallelDFS runs Options.Workers depth-first workers.
 func (c *Checker) parallelDFS() *Result {
@@ -144,14 +143,11 @@ func (c *Checker) parallelDFS() *Result {
 		s.links.set(id, link{noParent, uint32(i)})
 		s.at = panicSite{id: id, valid: true}
 		s.n = id + 1
-		s.checkNew(s.x, st, id)
+		s.checkNew(s.x, st, id, 0)
 		kids = append(kids, entry{st: c.sys.Clone(st), id: id})
 	}
-	for i, v := range s.c.inv {
-		if s.violated[v.Name] {
-			r.violated.Or(1 << i)
-		}
-	}
+	r.done.Store(s.props.done)
+	r.deadDone.Store(!s.props.checkDeadlock())
 	if s.stop {
 		return s.result()
 	}
@@ -258,7 +254,7 @@ func (w *dfsWorker) expand(e entry) {
 	w.cur = e.id
 	cut := c.opt.MaxDepth > 0 && e.depth >= c.opt.MaxDepth
 	w.kids = w.kids[:0]
-	n, dead := w.x.expand(e.st, -1, !cut, r.violated.Load()&(1<<deadlockBit) == 0, func(sc *succ) bool {
+	n, dead := w.x.expand(e.st, -1, !cut, !r.deadDone.Load(), func(sc *succ) bool {
 		if cut {
 			r.mu.Lock()
 			if s.limit == "" {
@@ -276,10 +272,8 @@ func (w *dfsWorker) expand(e entry) {
 			for old := r.depth.Load(); d > old && !r.depth.CompareAndSwap(old, d); old = r.depth.Load() {
 			}
 		}
-		v := r.violated.Load()
-		ev := w.x.events(sc.next, func(i int) bool { return v&(1<<i) != 0 })
-		if ev != 0 {
-			w.report(ev, id)
+		if ev := w.x.events(sc.next, r.done.Load()); ev != 0 {
+			w.report(ev, false, id, e.depth+1)
 		}
 		if ms := c.opt.MaxStates; ms > 0 && int(id)+1 >= ms {
 			r.mu.Lock()
@@ -292,7 +286,7 @@ func (w *dfsWorker) expand(e entry) {
 	})
 	r.trans.Add(int64(n))
 	if dead && !r.stopped.Load() {
-		w.report(1<<deadlockBit, e.id)
+		w.report(0, true, e.id, e.depth)
 	}
 	// Push so that the worker's first successor is expanded first.
 	if w.k > 0 && len(w.kids) > 1 {
@@ -307,25 +301,20 @@ func (w *dfsWorker) expand(e entry) {
 	}
 }
 
-// report records the properties of ev (bits as in dfsRun.violated) as
-// violated at state id, unless another worker was first.
-func (w *dfsWorker) report(ev uint64, id uint32) {
+// report records the events ev (and a deadlock, when dead) of state id at
+// depth, unless another worker was first.
+func (w *dfsWorker) report(ev uint64, dead bool, id uint32, depth int) {
 	r, s := w.r, w.r.s
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for ev != 0 {
-		i := bits.TrailingZeros64(ev)
-		ev &^= 1 << i
-		if r.violated.Load()&(1<<i) != 0 {
-			continue
-		}
-		r.violated.Or(1 << i)
-		if i == deadlockBit {
-			s.record(Deadlock, "deadlock", id)
-		} else {
-			s.record(s.c.inv[i].Name, "invariant", id)
-		}
+	if ev != 0 && s.props.note(ev, id, depth) {
+		s.stop = true
 	}
+	if dead && s.props.deadlocked(id, depth) {
+		s.stop = true
+	}
+	r.done.Store(s.props.done)
+	r.deadDone.Store(!s.props.checkDeadlock())
 	if s.stop {
 		r.stopped.Store(true)
 		r.pool.finish()

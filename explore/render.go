@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/mxcheck/mxcheck/model"
 )
 
 // WriteText renders r for a person: each violation's trace (numbered steps,
@@ -23,9 +25,13 @@ func WriteText(w io.Writer, r *Result) error {
 	for _, p := range r.Properties {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, p.Name, p.Status)
 	}
+	writeWitnesses(&b, r) // sometimes.go
 	verdict := strings.ToUpper(r.Verdict.String())
-	if r.Verdict == Incomplete {
+	switch r.Verdict {
+	case Incomplete:
 		verdict += " (stopped by " + r.Limit + "; nothing is proven)"
+	case Unreached:
+		verdict += " (no property is violated, but a sometimes property holds in no reachable state)"
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
@@ -50,17 +56,17 @@ func WriteViolation(w io.Writer, v Violation) error {
 }
 
 func writeViolation(b *strings.Builder, v Violation) {
-	if v.Kind == "liveness" {
+	if v.Kind == model.Eventually {
 		writeLasso(b, v)
 		return
 	}
 	what := "invariant " + v.Property
-	if v.Kind == "deadlock" {
+	if v.Kind == model.NoDeadlock {
 		what = "deadlock (" + v.Property + ")"
 	}
 	fmt.Fprintf(b, "VIOLATION of %s after %d steps:\n", what, v.Trace.Len())
 	writeTrace(b, v.Trace)
-	if v.Kind == "deadlock" {
+	if v.Kind == model.NoDeadlock {
 		b.WriteString("deadlocked state (work pending, no step but stutters and adversary moves):\n")
 	} else {
 		fmt.Fprintf(b, "state that breaks %s:\n", v.Property)

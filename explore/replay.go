@@ -16,8 +16,12 @@ type ReplayResult struct {
 	Reproduced bool
 	// Steps is the number of steps that matched.
 	Steps int
-	// Property is the stored violated property.
+	// Property is the stored violated property (or, for a witness, the
+	// sometimes property it reaches).
 	Property string
+	// Witness is true for the trace of a sometimes property: it is
+	// reproduced when its last state still satisfies the property.
+	Witness bool
 	// Reason explains a failure in one line.
 	Reason string
 }
@@ -30,6 +34,7 @@ type ReplayResult struct {
 func Replay(sys model.System, t *ITFTrace) ReplayResult {
 	r := replay(sys, t)
 	r.Property = t.Meta.Property
+	r.Witness = t.Meta.Kind == model.Sometimes
 	return r
 }
 
@@ -59,12 +64,12 @@ func replay(sys model.System, t *ITFTrace) ReplayResult {
 	cur := states[len(states)-1]
 	n := len(t.States) - 1
 	switch t.Meta.Kind {
-	case "liveness":
+	case model.Eventually:
 		if reason := replayLasso(sys, t, states, steps); reason != "" {
 			return ReplayResult{Steps: n, Reason: reason}
 		}
 		return ReplayResult{Reproduced: true, Steps: n}
-	case "deadlock":
+	case model.NoDeadlock:
 		if deadlocked(sys, cur) {
 			return ReplayResult{Reproduced: true, Steps: n}
 		}
@@ -74,8 +79,11 @@ func replay(sys model.System, t *ITFTrace) ReplayResult {
 			if iv.Name != t.Meta.Property {
 				continue
 			}
-			if !iv.Holds(cur) {
+			if iv.Holds(cur) == (iv.Expect == model.Sometimes) {
 				return ReplayResult{Reproduced: true, Steps: n}
+			}
+			if iv.Expect == model.Sometimes {
+				return ReplayResult{Steps: n, Reason: fmt.Sprintf("the last state no longer satisfies %s", iv.Name)}
 			}
 			return ReplayResult{Steps: n, Reason: fmt.Sprintf("the last state no longer violates %s", iv.Name)}
 		}
@@ -90,7 +98,7 @@ func replay(sys model.System, t *ITFTrace) ReplayResult {
 func checkProperty(sys model.System, t *ITFTrace) error {
 	p := t.Meta.Property
 	switch t.Meta.Kind {
-	case "deadlock":
+	case model.NoDeadlock:
 		if p != Deadlock {
 			return fmt.Errorf("a deadlock trace violates %s, not %q", Deadlock, p)
 		}
@@ -98,7 +106,7 @@ func checkProperty(sys model.System, t *ITFTrace) error {
 			return fmt.Errorf("the model has no deadlock check (no pending work)")
 		}
 		return nil
-	case "liveness":
+	case model.Eventually:
 		name, err := livenessProperty(sys)
 		if err != nil {
 			return err
@@ -107,17 +115,21 @@ func checkProperty(sys model.System, t *ITFTrace) error {
 			return fmt.Errorf("the model's liveness property is %s, not %q", name, p)
 		}
 		return nil
-	case "invariant":
+	case model.Always, model.Sometimes:
+		what := map[model.Expectation]string{model.Always: "invariant", model.Sometimes: "sometimes property"}[t.Meta.Kind]
 		var names []string
 		for _, iv := range sys.Invariants() {
+			if iv.Expect != t.Meta.Kind {
+				continue
+			}
 			if iv.Name == p {
 				return nil
 			}
 			names = append(names, iv.Name)
 		}
-		return fmt.Errorf("the model has no invariant %q (it has: %s)", p, strings.Join(names, ", "))
+		return fmt.Errorf("the model has no %s %q (it has: %s)", what, p, strings.Join(names, ", "))
 	}
-	return fmt.Errorf("unknown violation kind %q", t.Meta.Kind)
+	return fmt.Errorf("unknown violation kind %q", kindWord(t.Meta.Kind))
 }
 
 // sameVars reports whether vars are exactly the variables of s's ITF form.

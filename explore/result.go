@@ -17,15 +17,22 @@ const (
 	Violated
 	// Incomplete: a limit stopped the search first.
 	Incomplete
+	// Unreached: the search finished, no property is violated, but some
+	// sometimes property (a reachability witness) holds in no reachable
+	// state: the configuration never does what it was declared to do.
+	Unreached
 )
 
-// String renders the verdict as "verified", "violated" or "incomplete".
+// String renders the verdict as "verified", "violated", "incomplete" or
+// "unreached".
 func (v Verdict) String() string {
 	switch v {
 	case Verified:
 		return "verified"
 	case Violated:
 		return "violated"
+	case Unreached:
+		return "unreached"
 	}
 	return "incomplete"
 }
@@ -34,7 +41,7 @@ func (v Verdict) String() string {
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
 // Deadlock is the property name of deadlock freedom.
-const Deadlock = model.NoDeadlock
+const Deadlock = model.DeadlockProperty
 
 // Status is what the search established about one property.
 type Status string
@@ -46,20 +53,30 @@ const (
 	Fails Status = "violated"
 	// Unknown: the search stopped before it could tell.
 	Unknown Status = "unknown"
+	// NeverReached: a complete search found no state satisfying a
+	// sometimes property. (A sometimes property that is reached Holds.)
+	NeverReached Status = "unreached"
 )
 
 // PropertyResult is the status of one property.
 type PropertyResult struct {
 	Name   string `json:"name"`
 	Status Status `json:"status"`
+	// Kind is what the property expects (JSON: "invariant", "sometimes",
+	// "deadlock" or "liveness").
+	Kind model.Expectation `json:"kind"`
 }
 
 // Violation is a property that fails, with the shortest trace found to it.
+// A witness of a sometimes property (Result.Witnesses) has the same shape:
+// the trace leads to the first state found that satisfies it.
 type Violation struct {
 	// Property is the violated property's name (Deadlock for deadlocks).
 	Property string `json:"property"`
-	// Kind is "invariant", "deadlock" or "liveness".
-	Kind string `json:"kind"`
+	// Kind is the property's expectation: Always (an invariant; JSON and
+	// ITF "invariant"), NoDeadlock ("deadlock"), Eventually ("liveness"),
+	// or, for a witness, Sometimes ("sometimes").
+	Kind model.Expectation `json:"kind"`
 	// Trace leads from an initial state to the violating state; for a
 	// liveness violation it is a lasso (see Lasso).
 	Trace Trace `json:"trace"`
@@ -150,7 +167,12 @@ type Result struct {
 	Strategy   string           `json:"strategy"`
 	Properties []PropertyResult `json:"properties"`
 	// Violations holds one entry per violated property, in the order found.
+	// Violated implies at least one.
 	Violations []Violation `json:"violations,omitempty"`
+	// Witnesses holds, for each sometimes property reached, the trace to
+	// the first state found that satisfies it (shortest under BFS), in the
+	// order found.
+	Witnesses []Violation `json:"witnesses,omitempty"`
 	// Limit names the limit that stopped an incomplete search.
 	Limit string `json:"limit,omitempty"`
 	// Exhausted is true when every reachable state was expanded: no limit

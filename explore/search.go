@@ -42,8 +42,8 @@ func New(sys model.System, opt Options) (*Checker, error) {
 		}
 	}
 	c := &Checker{sys: sys, opt: opt, inv: sys.Invariants()}
-	if len(c.inv) > 64 {
-		return nil, fmt.Errorf("a search checks at most 64 invariants, this system has %d", len(c.inv))
+	if len(c.inv) > maxStateProps {
+		return nil, fmt.Errorf("a search handles at most %d state properties, this system has %d", maxStateProps, len(c.inv))
 	}
 	if opt.POR {
 		c.ind = sys.(model.Independence)
@@ -96,12 +96,6 @@ const noParent = ^uint32(0)
 // initial state, idx is its index among the initial states.
 type link struct{ parent, idx uint32 }
 
-// found is the first violation of one property.
-type found struct {
-	prop, kind string
-	id         uint32
-}
-
 // search is the state of one run.
 type search struct {
 	c          *Checker
@@ -113,8 +107,7 @@ type search struct {
 	n          uint32 // distinct states so far
 	trans      int64
 	depth      int
-	found      []found
-	violated   map[string]bool
+	props      *propTracker // statuses, first violations and witnesses
 	stop       bool
 	limit      string
 	start      time.Time
@@ -132,7 +125,8 @@ type search struct {
 }
 
 func (c *Checker) newSearch() *search {
-	s := &search{c: c, seen: newSeenSet(c.opt.Fingerprint == 128), links: newLinkStore(), violated: map[string]bool{}, start: time.Now()}
+	s := &search{c: c, seen: newSeenSet(c.opt.Fingerprint == 128), links: newLinkStore(), start: time.Now()}
+	s.props = newPropTracker(c.inv, c.worker != nil, c.opt.Liveness, c.opt.Continue)
 	s.lastTick = s.start
 	s.lim = newLimits(&c.opt, s.start)
 	c.active = s
@@ -165,20 +159,17 @@ func (s *search) discoverFP(l link, f fingerprint, st model.State, depth int) (u
 	if depth > s.depth {
 		s.depth = depth
 	}
-	s.checkNew(s.x, st, id)
+	s.checkNew(s.x, st, id, depth)
 	return id, true
 }
 
-// checkNew checks the invariants of new state id (each until it first
-// fails), then the state limit.
-func (s *search) checkNew(x *expander, st model.State, id uint32) {
+// checkNew evaluates the state properties of new state id (each until its
+// first event), then the state limit.
+func (s *search) checkNew(x *expander, st model.State, id uint32, depth int) {
 	outer := s.at
 	s.at = panicSite{id: id, valid: true}
-	ev := x.events(st, func(i int) bool { return s.violated[s.c.inv[i].Name] })
-	for i, iv := range s.c.inv {
-		if ev&(1<<i) != 0 {
-			s.record(iv.Name, "invariant", id)
-		}
+	if ev := x.events(st, s.props.done); ev != 0 && s.props.note(ev, id, depth) {
+		s.stop = true
 	}
 	s.at = outer
 	if s.c.opt.MaxStates > 0 && int(s.n) >= s.c.opt.MaxStates && !s.stop {
@@ -198,26 +189,6 @@ func (s *search) fingerprint(st model.State) fingerprint {
 		}
 	}
 	return s.x.fingerprint(st)
-}
-
-// record notes the first violation of prop at state id.
-func (s *search) record(prop, kind string, id uint32) {
-	s.violated[prop] = true
-	s.found = append(s.found, found{prop, kind, id})
-	if !s.c.opt.Continue || len(s.violated) == s.propertyCount() {
-		s.stop = true
-	}
-}
-
-func (s *search) propertyCount() int {
-	n := len(s.c.inv)
-	if s.c.worker != nil {
-		n++
-	}
-	if s.c.opt.Liveness {
-		n++ // checked after the search, which must not stop early for it
-	}
-	return n
 }
 
 // warn notes something the user should know about the run.
@@ -245,7 +216,7 @@ func (s *search) expand(id uint32, st model.State, depth int, keep func(next mod
 	if s.c.opt.POR {
 		ample = s.ampleNode(s.x, st, s.seen.contains)
 	}
-	n, dead := s.x.expand(st, ample, !cut, !s.violated[Deadlock], func(sc *succ) bool {
+	n, dead := s.x.expand(st, ample, !cut, s.props.checkDeadlock(), func(sc *succ) bool {
 		if cut {
 			// A depth cut leaves the search running but incomplete.
 			if s.limit == "" {
@@ -260,8 +231,8 @@ func (s *search) expand(id uint32, st model.State, depth int, keep func(next mod
 		return !s.stop
 	})
 	s.trans += int64(n)
-	if dead && !s.stop {
-		s.record(Deadlock, "deadlock", id)
+	if dead && !s.stop && s.props.deadlocked(id, depth) {
+		s.stop = true
 	}
 	s.at.valid = false
 }
@@ -300,42 +271,7 @@ func (s *search) result() *Result {
 	s.at.valid = false
 	el := time.Since(s.start)
 	r := &Result{Strategy: s.c.opt.Strategy.String(), Limit: s.limit, Exhausted: !s.stop && s.limit == ""}
-	switch {
-	case len(s.found) > 0:
-		r.Verdict = Violated
-	case s.limit != "":
-		r.Verdict = Incomplete
-	default:
-		r.Verdict = Verified
-	}
-	complete := s.limit == "" && (len(s.found) == 0 || s.c.opt.Continue)
-	names := make([]string, 0, len(s.c.inv)+1)
-	for _, iv := range s.c.inv {
-		names = append(names, iv.Name)
-	}
-	if s.c.worker != nil {
-		names = append(names, Deadlock)
-	}
-	for _, n := range names {
-		st := Unknown
-		switch {
-		case s.violated[n]:
-			st = Fails
-		case complete:
-			st = Holds
-		}
-		r.Properties = append(r.Properties, PropertyResult{Name: n, Status: st})
-	}
-	for _, f := range s.found {
-		v := Violation{Property: f.prop, Kind: f.kind}
-		var last model.State
-		v.Trace, last = s.trace(f.id)
-		if ex, ok := s.c.sys.(model.Explainer); ok && f.kind != "liveness" {
-			v.Explanation = ex.Explain(last, f.prop)
-			v.DOT = ex.DOT(last, f.prop)
-		}
-		r.Violations = append(r.Violations, v)
-	}
+	s.props.finish(r, s.c.sys, s.trace)
 	if s.x.canon != nil {
 		s.symBounded += s.x.canon.Bounded
 	}

@@ -40,6 +40,7 @@ func WriteSimText(w io.Writer, r *SimResult) error {
 	if len(r.Never) > 0 {
 		fmt.Fprintf(&b, "never taken: %s (a dead action is suspicious)\n", strings.Join(r.Never, ", "))
 	}
+	writeSimWitnesses(&b, r)
 	switch r.Outcome {
 	case SimViolated:
 		fmt.Fprintf(&b, "outcome: VIOLATED (reproduce with --runs 1 --seed %d)\n", r.Violation.Seed)

@@ -113,6 +113,13 @@ type SimResult struct {
 	MinimizeElapsed time.Duration `json:"minimize_elapsed_ns,omitempty"`
 	// Violation is the first violating run's violation, minimised.
 	Violation *SimViolation `json:"violation,omitempty"`
+	// Witnesses says, for each sometimes property of the system (by
+	// name), how many runs reached it and how soon (sometimes.go);
+	// Unreached names those no run reached (not an error: random walks
+	// prove nothing either way, but a witness never reached is
+	// suspicious).
+	Witnesses []SimWitness `json:"sometimes"`
+	Unreached []string     `json:"sometimes_unreached"`
 }
 
 // SimViolation is the violation of the first violating run.
@@ -162,7 +169,7 @@ func Simulate(sys model.System, opt SimOptions) (*SimResult, error) {
 	}
 	names := actionNames(sys)
 	s := &simulation{sys: sys, opt: opt, names: names, start: time.Now(), lastTick: time.Now()}
-	s.res = &SimResult{Seed: opt.Seed, Ends: map[string]int64{}, MinLen: -1, Classes: map[string]int64{}}
+	s.res = &SimResult{Seed: opt.Seed, Ends: map[string]int64{}, MinLen: -1, Classes: map[string]int64{}, Witnesses: newSimWitnesses(sys)}
 	s.counts = make([]int64, len(names)+1)
 	if opt.Timeout > 0 {
 		s.deadline = s.start.Add(opt.Timeout)
@@ -284,6 +291,7 @@ func (s *simulation) merge(r *walk) {
 			s.res.Classes[ClassNames[c]] += k
 		}
 	}
+	mergeWitnesses(s.res.Witnesses, r)
 }
 
 func (s *simulation) progress() {
@@ -308,6 +316,12 @@ func (s *simulation) finish(first *walk) (*SimResult, error) {
 		r.MeanLen = float64(s.lenSum) / float64(r.Runs)
 	}
 	r.Never = []string{}
+	r.Unreached = []string{}
+	for _, x := range r.Witnesses {
+		if x.Runs == 0 {
+			r.Unreached = append(r.Unreached, x.Name)
+		}
+	}
 	for i, name := range s.names {
 		r.Coverage = append(r.Coverage, ActionCount{name, s.counts[i]})
 		if s.counts[i] == 0 {
@@ -341,7 +355,7 @@ func (s *simulation) finish(first *walk) (*SimResult, error) {
 // simProperties returns the invariants to check and whether to check
 // deadlock.
 func simProperties(sys model.System, opt SimOptions) ([]model.Invariant, bool, error) {
-	all := sys.Invariants()
+	all := alwaysOnly(sys.Invariants())
 	_, worker := sys.(model.WorkPending)
 	if len(opt.Properties) == 0 {
 		return all, !opt.NoDeadlock, nil

@@ -153,7 +153,7 @@ func TestMinimizeShrinksWalks(t *testing.T) {
 			continue
 		}
 		found++
-		m, err := explore.Minimize(sys, 0, steps, prop, "invariant", explore.MinimizeOptions{States: -1})
+		m, err := explore.Minimize(sys, 0, steps, prop, model.Always, explore.MinimizeOptions{States: -1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,7 +40,8 @@ type candidate struct {
 type walker struct {
 	sys    model.System
 	h      model.Handle
-	inv    []model.Invariant
+	inv    []model.Invariant // the Always properties checked
+	some   []model.Invariant // the Sometimes properties watched (sometimes.go)
 	worker model.WorkPending // nil when deadlock is not checked
 	namer  model.ActionNamer
 	names  map[string]int // action name -> coverage index
@@ -60,14 +61,17 @@ type walk struct {
 	steps   []model.Transition
 	states  []model.State // when the walker keeps them
 	end     string
-	prop    string // the violated property, when end is endViolation
-	kind    string // "invariant" or "deadlock"
+	prop    string            // the violated property, when end is endViolation
+	kind    model.Expectation // Always or NoDeadlock
 	counts  []int64
 	classes [numClasses]int64
+	// reached[i] is the step after which w.some[i] first held (0: in the
+	// initial state), or -1.
+	reached []int
 }
 
 func newWalker(sys model.System, inv []model.Invariant, names []string, deadlock bool, depth int) *walker {
-	w := &walker{sys: sys, h: handleOf(sys), inv: inv, depth: depth, names: map[string]int{}}
+	w := &walker{sys: sys, h: handleOf(sys), inv: alwaysOnly(inv), some: sometimesOf(sys), depth: depth, names: map[string]int{}}
 	w.namer, _ = sys.(model.ActionNamer)
 	if wk, ok := sys.(model.WorkPending); ok && deadlock {
 		w.worker = wk
@@ -127,6 +131,7 @@ func (w *walker) run(run int, seed uint64) *walk {
 	if w.keep {
 		r.states = append(r.states, cur)
 	}
+	w.witness(r, cur)
 	if w.violated(r, cur) {
 		return r
 	}
@@ -150,7 +155,7 @@ func (w *walker) run(run int, seed uint64) *walk {
 			return true
 		})
 		if w.worker != nil && !progress && w.worker.Pending(cur) {
-			r.end, r.prop, r.kind = endViolation, Deadlock, "deadlock"
+			r.end, r.prop, r.kind = endViolation, Deadlock, model.NoDeadlock
 			return r
 		}
 		c, ok := pickClass(g, &w.cands, &r.weights)
@@ -170,6 +175,7 @@ func (w *walker) run(run int, seed uint64) *walk {
 		} else {
 			r.counts[len(w.names)]++
 		}
+		w.witness(r, cur)
 		if w.violated(r, cur) {
 			return r
 		}
@@ -183,7 +189,7 @@ func (w *walker) run(run int, seed uint64) *walk {
 func (w *walker) violated(r *walk, s model.State) bool {
 	for _, iv := range w.inv {
 		if !iv.Holds(s) {
-			r.end, r.prop, r.kind = endViolation, iv.Name, "invariant"
+			r.end, r.prop, r.kind = endViolation, iv.Name, model.Always
 			return true
 		}
 	}
@@ -286,7 +292,7 @@ func renderPath(sys model.System, states []model.State, steps []model.Transition
 }
 
 // Walk runs one random walk of sys as Simulate runs run 0 of seed (every
-// invariant checked, deadlock when deadlock is true, at most depth steps)
+// invariant (Always property) checked, deadlock when deadlock is true, at most depth steps)
 // and returns its states, its steps (steps[i] leads from states[i] to
 // states[i+1]) and the property it violated in its last state ("" if
 // none).

@@ -2,8 +2,12 @@
 //
 // It has two layers. The first (system.go) is a generic transition system:
 // initial states, the enabled transitions of a state with their successors,
-// a canonical key for each state, and named invariants. Package explore sees
-// only this layer. A System may offer optional capabilities, each an
+// a canonical key for each state, and named state properties, each with its
+// Expectation: an invariant (Always: every reachable state satisfies it) or
+// a reachability witness (Sometimes: some reachable state does, so a
+// configuration in which nothing happens cannot pass as verified); deadlock
+// freedom (NoDeadlock) and liveness (Eventually) come from the capabilities
+// below. Package explore sees only this layer. A System may offer optional capabilities, each an
 // interface found by a type assertion:
 //
 //   - WorkPending: which states still have unfinished work (deadlock

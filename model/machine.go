@@ -59,8 +59,11 @@ func Compile[N Value, M Message](p *Protocol[N, M], c Config) (*Machine[N, M], e
 	}
 	m := &Machine[N, M]{p: p, cfg: c}
 	for _, iv := range p.Invariants {
+		if iv.Expect != Always && iv.Expect != Sometimes {
+			return nil, fmt.Errorf("property %s: a state property is always or sometimes, not %s", iv.Name, iv.Expect)
+		}
 		holds := iv.Holds
-		m.inv = append(m.inv, Invariant{Name: iv.Name, Holds: func(s State) bool { return holds(s.(*World[N, M])) }})
+		m.inv = append(m.inv, Invariant{Name: iv.Name, Holds: func(s State) bool { return holds(s.(*World[N, M])) }, Expect: iv.Expect})
 	}
 	sort.Slice(m.inv, func(i, j int) bool { return m.inv[i].Name < m.inv[j].Name })
 	return m, nil
@@ -90,7 +93,7 @@ func (m *Machine[N, M]) Invariants() []Invariant { return m.inv }
 
 // Explain says why s violates invariant prop, when the protocol can tell.
 func (m *Machine[N, M]) Explain(s State, prop string) string {
-	if prop == NoDeadlock {
+	if prop == DeadlockProperty {
 		return m.explainDeadlock(s.(*World[N, M]))
 	}
 	for _, iv := range m.p.Invariants {

@@ -56,12 +56,21 @@ type Action[N Value, M Message] struct {
 	Independent bool
 }
 
-// Property is a named invariant over the global state of a protocol.
+// Property is a named predicate over the global state of a protocol: an
+// invariant (Expect Always, the zero value) or a reachability witness
+// (Expect Sometimes).
 type Property[N Value, M Message] struct {
 	// Name is stable kebab-case, e.g. "mutual-exclusion".
 	Name string
-	// Holds reports whether w satisfies the invariant; it must not modify w.
+	// Holds reports whether w satisfies the predicate; it must not modify w.
 	Holds func(w *World[N, M]) bool
+	// Expect is Always (every reachable state satisfies Holds) or
+	// Sometimes (some reachable state does, e.g. "some node enters the
+	// CS"). A Sometimes property must read only what Observe projects (or
+	// declare ObservesNetwork), like an invariant, so that reductions keep
+	// its witnesses, and must be invariant under renaming nodes when the
+	// protocol is Anonymous.
+	Expect Expectation
 	// Explain, optional, says in one line why w violates the invariant
 	// (e.g. the cycle of a dependency graph).
 	Explain func(w *World[N, M]) string
@@ -79,7 +88,9 @@ type Protocol[N Value, M Message] struct {
 	// Actions are tried in order for each node; the order fixes the order
 	// of transitions, and so of traces.
 	Actions []Action[N, M]
-	// Invariants are checked in every reachable state.
+	// Invariants are the state properties: invariants (Always) checked in
+	// every reachable state, and reachability witnesses (Sometimes) a
+	// complete search must reach.
 	Invariants []Property[N, M]
 	// Pending reports whether a node still has unfinished work; deadlock is
 	// a state where some node is pending and no step but stutters and

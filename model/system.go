@@ -53,12 +53,16 @@ type Transition struct {
 	Arg [3]uint8
 }
 
-// Invariant is a named predicate every reachable state must satisfy.
+// Invariant is a named predicate over states: one every reachable state
+// must satisfy (Expect Always, the zero value), or one some reachable state
+// must satisfy (Sometimes, a reachability witness).
 type Invariant struct {
 	// Name is stable kebab-case, e.g. "mutual-exclusion".
 	Name string
-	// Holds reports whether s satisfies the invariant. It must be pure.
+	// Holds reports whether s satisfies the predicate. It must be pure.
 	Holds func(s State) bool
+	// Expect is Always or Sometimes.
+	Expect Expectation
 }
 
 // System is a finite transition system as explore consumes it. All methods
@@ -77,7 +81,8 @@ type System interface {
 	// AppendKey appends the canonical encoding of s to dst: two states have
 	// equal keys if and only if they are equal.
 	AppendKey(dst []byte, s State) []byte
-	// Invariants returns the named invariants to check, sorted by name.
+	// Invariants returns the named state properties to check, sorted by
+	// name: invariants (Always) and reachability witnesses (Sometimes).
 	Invariants() []Invariant
 }
 
@@ -96,9 +101,9 @@ type Handles interface {
 	NewHandle() Handle
 }
 
-// NoDeadlock is the name of deadlock freedom, the property WorkPending
-// systems are checked for.
-const NoDeadlock = "no-deadlock"
+// DeadlockProperty is the name of deadlock freedom (Expect NoDeadlock), the
+// property WorkPending systems are checked for.
+const DeadlockProperty = "no-deadlock"
 
 // WorkPending is an optional System capability for deadlock detection:
 // Pending reports whether some node in s still has unfinished work (a

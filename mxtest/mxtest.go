@@ -10,8 +10,9 @@
 //		mxtest.Violates(t, myproto.Spec, model.Values{"mutant": "never-defer"}, "mutual-exclusion", 12)
 //	}
 //
-// Check fails the test on a violation (printing the counterexample as text)
-// or on an incomplete search; the counterexample is also written as an ITF
+// Check fails the test on a violation (printing the counterexample as text),
+// on an incomplete search, or on a sometimes property that no reachable
+// state satisfies (verdict Unreached); the counterexample is also written as an ITF
 // trace to the test's artifact directory (go test -artifacts keeps it) and
 // the failure message gives the `mxcheck replay` command that re-runs it.
 // Violates pins a known counterexample: the property must be the first one
@@ -36,8 +37,8 @@ import (
 // Check builds configuration params of spec (unset parameters take their
 // defaults) and searches it with opts (at most one; the zero Options by
 // default: BFS, every invariant and deadlock freedom). It fails the test on
-// a bad configuration, an incomplete search, or any violation, and returns
-// the result.
+// a bad configuration, an incomplete search, any violation, or an
+// unreached sometimes property, and returns the result.
 func Check(t testing.TB, spec *model.Spec, params model.Values, opts ...explore.Options) *explore.Result {
 	t.Helper()
 	sys, v := build(t, spec, params)
@@ -45,6 +46,14 @@ func Check(t testing.TB, spec *model.Spec, params model.Values, opts ...explore.
 	switch r.Verdict {
 	case explore.Incomplete:
 		t.Fatalf("%s %v: INCOMPLETE (%s) after %d states: nothing is proven", spec.Name, v.Flags(spec), r.Limit, r.Stats.Distinct)
+	case explore.Unreached:
+		var names []string
+		for _, p := range r.Properties {
+			if p.Status == explore.NeverReached {
+				names = append(names, p.Name)
+			}
+		}
+		t.Fatalf("%s %v: UNREACHED: no reachable state (of %d) satisfies the sometimes property %v: the configuration never does what it should", spec.Name, v.Flags(spec), r.Stats.Distinct, names)
 	case explore.Violated:
 		var b bytes.Buffer
 		explore.WriteText(&b, r)

@@ -77,3 +77,13 @@ func TestViolatesPins(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckFailsOnUnreached: a configuration in which nothing happens
+// (no request) violates nothing, but reaches no sometimes property: Check
+// fails and names it.
+func TestCheckFailsOnUnreached(t *testing.T) {
+	f := run(t, func(tb testing.TB) { mxtest.Check(tb, tokenlock.Spec, model.Values{"requests": "0"}) })
+	if out := f.log.String(); !f.failed || !strings.Contains(out, "UNREACHED") || !strings.Contains(out, "cs-entered") {
+		t.Fatalf("failed=%v, log:\n%s", f.failed, out)
+	}
+}

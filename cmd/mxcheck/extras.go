@@ -30,7 +30,7 @@ func (x *checkExtras) register(fs *pflag.FlagSet) {
 func (x *checkExtras) apply(sys model.System, res *explore.Result, interrupt <-chan struct{}, stderr io.Writer) error {
 	if x.minimize {
 		for i, v := range res.Violations {
-			if v.Kind == "liveness" {
+			if v.Kind == model.Eventually {
 				continue
 			}
 			m, err := explore.MinimizeViolation(sys, v, explore.MinimizeOptions{States: x.minStates, Interrupt: interrupt})
@@ -46,7 +46,7 @@ func (x *checkExtras) apply(sys model.System, res *explore.Result, interrupt <-c
 		return nil
 	}
 	for _, v := range res.Violations {
-		if v.Kind != "liveness" {
+		if v.Kind != model.Eventually {
 			return writeHistoryHTML(x.historyHTML, sys, v.Trace, stderr)
 		}
 	}

@@ -160,7 +160,9 @@ func (o *checkOutputs) finish(spec *model.Spec, values model.Values, res *explor
 		if len(res.Violations) == 0 {
 			fmt.Fprintf(stderr, "mxcheck: --trace-out-all %s: no violation, so no trace was written\n", o.allDir)
 		}
-		for _, v := range res.Violations {
+		// Witnesses of sometimes properties too: they replay like
+		// counterexamples ("still reaches").
+		for _, v := range append(res.Violations[:len(res.Violations):len(res.Violations)], res.Witnesses...) {
 			path := filepath.Join(o.allDir, v.Property+".itf.json")
 			f, err := openOutput("--trace-out-all", path)
 			if err == nil {

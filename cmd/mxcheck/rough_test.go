@@ -64,8 +64,8 @@ func TestRoughEdges(t *testing.T) {
 	}
 }
 
-// --trace-out-all writes every violation, the liveness lasso included, each
-// replayable.
+// --trace-out-all writes every violation, the liveness lasso included, and
+// every sometimes witness, each replayable.
 func TestTraceOutAll(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "traces")
 	code, _, errs := call("check", "ra", "--mutant", "defer-forever", "--continue", "--liveness", "--trace-out-all", dir)
@@ -78,7 +78,10 @@ func TestTraceOutAll(t *testing.T) {
 			t.Errorf("%s: exit %d %s %s", name, code, out, errs)
 		}
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+	if code, out, errs := call("replay", filepath.Join(dir, "cs-entered.itf.json")); code != 0 || !strings.Contains(out, "still reaches cs-entered") {
+		t.Errorf("cs-entered: exit %d %s %s", code, out, errs)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
 		t.Errorf("%d files in %s", len(entries), dir)
 	}
 	file := filepath.Join(t.TempDir(), "f")

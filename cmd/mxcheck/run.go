@@ -23,6 +23,7 @@ const (
 	exitViolated   = 1
 	exitUsage      = 2
 	exitIncomplete = 3
+	exitUnreached  = 4
 )
 
 const usage = `mxcheck: a model checker for mutual exclusion over dynamic message passing
@@ -38,7 +39,10 @@ usage:
   mxcheck COMMAND --help        flags of a command
 
 exit codes: 0 verified / reproduced, 1 violated / not reproduced,
-            2 bad usage or input, 3 incomplete (a limit stopped the search)
+            2 bad usage or input, 3 incomplete (a limit stopped the search),
+            4 unreached (check: the search finished, nothing is violated,
+              but a sometimes property holds in no reachable state, e.g.
+              "some node enters the CS" with --requests 0)
 output files (--trace-out, --trace-out-all, --dot-out) are created before
 the search (exit 2 if they cannot be); a write that fails after it is
 reported on stderr, the result is still printed and the exit code is the
@@ -168,7 +172,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.cont, "continue", false, "keep searching after a violation to check every property")
 	fs.BoolVar(&f.json, "json", false, "print the full result as JSON")
 	fs.StringVar(&f.traceOut, "trace-out", "", "write the counterexample to this file (ITF JSON, for replay)")
-	fs.StringVar(&f.traceOutAll, "trace-out-all", "", "write every violation found to this directory, one PROPERTY.itf.json each")
+	fs.StringVar(&f.traceOutAll, "trace-out-all", "", "write every violation (and sometimes witness) found to this directory, one PROPERTY.itf.json each")
 	fs.StringVar(&f.dotOut, "dot-out", "", "write the graph behind a violated graph invariant to this file (DOT)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	fs.BoolVar(&f.por, "por", false, "partial-order reduction")
@@ -319,13 +323,20 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	switch res.Verdict {
+	return verdictExit(res.Verdict), nil
+}
+
+// verdictExit is check's exit code for a verdict.
+func verdictExit(v explore.Verdict) int {
+	switch v {
 	case explore.Violated:
-		return exitViolated, nil
+		return exitViolated
 	case explore.Incomplete:
-		return exitIncomplete, nil
+		return exitIncomplete
+	case explore.Unreached:
+		return exitUnreached
 	}
-	return exitOK, nil
+	return exitOK
 }
 
 // symmetryFor decides symmetry reduction: unless asked explicitly, on where
@@ -389,6 +400,10 @@ func cmdReplay(args []string, stdout io.Writer) (int, error) {
 	if !res.Reproduced {
 		fmt.Fprintf(stdout, "NOT REPRODUCED %s: %s\n", path, res.Reason)
 		return exitViolated, nil
+	}
+	if res.Witness {
+		fmt.Fprintf(stdout, "reproduced %s: %d steps, still reaches %s\n", path, res.Steps, res.Property)
+		return exitOK, nil
 	}
 	fmt.Fprintf(stdout, "reproduced %s: %d steps, still violates %s\n", path, res.Steps, res.Property)
 	return exitOK, nil

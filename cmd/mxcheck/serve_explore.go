@@ -162,7 +162,7 @@ func (s *server) pathPage(w http.ResponseWriter, r *http.Request) {
 func (s *server) violated(st model.State) []string {
 	out := []string{}
 	for _, iv := range s.sys.Invariants() {
-		if !iv.Holds(st) {
+		if iv.Expect == model.Always && !iv.Holds(st) {
 			out = append(out, iv.Name)
 		}
 	}

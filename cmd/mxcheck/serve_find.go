@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/mxcheck/mxcheck/explore"
 )
@@ -40,8 +41,11 @@ func (s *server) find() *findResult {
 	res := chk.Run()
 	if len(res.Violations) == 0 {
 		msg := "no violation: every property holds in this configuration"
-		if res.Verdict == explore.Incomplete {
+		switch res.Verdict {
+		case explore.Incomplete:
 			msg = "no violation found before the search stopped (" + res.Limit + "); nothing is proven"
+		case explore.Unreached:
+			msg = "no violation, but no reachable state satisfies the sometimes property " + strings.Join(unreachedNames(res), ", ")
 		}
 		return &findResult{Message: msg, Path: []int{}}
 	}

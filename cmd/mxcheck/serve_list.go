@@ -81,7 +81,8 @@ func (s *server) describe(name, path string) listed {
 		e.Error = err.Error()
 		return e
 	}
-	e.Spec, e.Property, e.Kind, e.Length = t.Meta.Spec, t.Meta.Property, t.Meta.Kind, len(t.States)-1
+	kind, _ := t.Meta.Kind.MarshalText() // the file's own word: "invariant", ...
+	e.Spec, e.Property, e.Kind, e.Length = t.Meta.Spec, t.Meta.Property, string(kind), len(t.States)-1
 	e.Matches = s.matches(t)
 	return e
 }

@@ -61,7 +61,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) (int, error) {
 	if args[0] == "-h" || args[0] == "--help" {
 		fs := pflag.NewFlagSet("simulate", pflag.ContinueOnError)
 		new(simFlags).register(fs)
-		fmt.Fprintf(stdout, "usage: mxcheck simulate SPEC [flags]\n\nRandom walks for configurations too big to exhaust. Exit 0 means no violation\nwas found in the runs (nothing is proven), 1 a violation (minimised), 3 a limit\nstopped the runs first.\n\nspecs: %s (mxcheck list shows their flags)\n\nflags:\n%s", specNames(), fs.FlagUsages())
+		fmt.Fprintf(stdout, "usage: mxcheck simulate SPEC [flags]\n\nRandom walks for configurations too big to exhaust. Exit 0 means no violation\nwas found in the runs (nothing is proven), 1 a violation (minimised), 3 a limit\nstopped the runs first. Each sometimes property is reported with the number of\nruns that reached it and the fewest steps; those no run reached are listed.\n\nspecs: %s (mxcheck list shows their flags)\n\nflags:\n%s", specNames(), fs.FlagUsages())
 		return exitOK, nil
 	}
 	spec := specs.Lookup(args[0])

@@ -75,7 +75,7 @@ func parseSuite(r io.Reader) ([]suiteRow, error) {
 		}
 		lhs, want, ok := strings.Cut(line, "=>")
 		if !ok {
-			return nil, fmt.Errorf("line %d: want `SPEC FLAGS... => verified|violated|incomplete`", n)
+			return nil, fmt.Errorf("line %d: want `SPEC FLAGS... => verified|violated|incomplete|unreached`", n)
 		}
 		row, err := suiteRowOf(n, strings.Fields(lhs), strings.TrimSpace(want))
 		if err != nil {
@@ -132,6 +132,8 @@ func suiteRowOf(n int, fields []string, want string) (suiteRow, error) {
 		row.want = explore.Violated
 	case "incomplete":
 		row.want = explore.Incomplete
+	case "unreached":
+		row.want = explore.Unreached
 	default:
 		return suiteRow{}, fmt.Errorf("line %d: unknown verdict %q", n, want)
 	}
@@ -221,6 +223,8 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 		if len(res.Violations) > 0 {
 			steps = fmt.Sprint(res.Violations[0].Trace.Len())
 			first = res.Violations[0].Property
+		} else if names := unreachedNames(res); len(names) > 0 {
+			first = "unreached: " + strings.Join(names, ",")
 		}
 		mark := ""
 		switch {
@@ -252,4 +256,15 @@ func cmdSuite(args []string, stdout io.Writer) (int, error) {
 		return exitIncomplete, nil
 	}
 	return exitOK, nil
+}
+
+// unreachedNames are the sometimes properties res found unreached.
+func unreachedNames(res *explore.Result) []string {
+	var out []string
+	for _, p := range res.Properties {
+		if p.Status == explore.NeverReached {
+			out = append(out, p.Name)
+		}
+	}
+	return out
 }

@@ -14,7 +14,8 @@ import (
 type Page struct {
 	// Title is the page title, e.g. "ra: mutual-exclusion violated".
 	Title string `json:"title"`
-	// Verdict is "violated", "verified", "incomplete", or "path" for a
+	// Verdict is "violated", "verified", "incomplete", "unreached",
+	// "reached" for a witness of a sometimes property, or "path" for a
 	// path that is no counterexample (serve's explorer).
 	Verdict string `json:"verdict"`
 	// Property and Kind name the violated property ("" when none).
@@ -142,7 +143,7 @@ func FromResult(sys model.System, spec string, params map[string]string, r *expl
 		}
 		p.Verdict = r.Verdict.String()
 		for _, v := range r.Violations[1:] {
-			p.Others = append(p.Others, fmt.Sprintf("%s (%s) after %d steps", v.Property, v.Kind, v.Trace.Len()))
+			p.Others = append(p.Others, fmt.Sprintf("%s (%s) after %d steps", v.Property, kindWord(v.Kind), v.Trace.Len()))
 		}
 		return p, nil
 	}
@@ -150,8 +151,17 @@ func FromResult(sys model.System, spec string, params map[string]string, r *expl
 	p.Command = command(o.Command, spec, p.Params)
 	p.Check = command("", spec, p.Params)
 	p.Title = fmt.Sprintf("%s: %s", spec, p.Verdict)
-	if r.Verdict == explore.Incomplete {
+	switch r.Verdict {
+	case explore.Incomplete:
 		p.Explanation = "stopped by " + r.Limit + "; nothing is proven"
+	case explore.Unreached:
+		var names []string
+		for _, x := range r.Properties {
+			if x.Status == explore.NeverReached {
+				names = append(names, x.Name)
+			}
+		}
+		p.Explanation = "no property is violated, but no reachable state satisfies the sometimes property " + strings.Join(names, ", ")
 	}
 	return p, nil
 }
@@ -165,7 +175,7 @@ func FromITF(sys model.System, t *explore.ITFTrace, o Options) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := Meta{Spec: t.Meta.Spec, Params: t.Meta.Params, Property: t.Meta.Property, Kind: t.Meta.Kind, Loop: -1, Starving: t.Meta.Node}
+	m := Meta{Spec: t.Meta.Spec, Params: t.Meta.Params, Property: t.Meta.Property, Kind: kindWord(t.Meta.Kind), Loop: -1, Starving: t.Meta.Node}
 	if t.Loop != nil {
 		m.Loop = *t.Loop
 	}
@@ -178,7 +188,8 @@ type Meta struct {
 	Spec     string
 	Params   map[string]string
 	Property string
-	// Kind is "invariant", "deadlock" or "liveness".
+	// Kind is "invariant", "deadlock", "liveness" or, for a witness of
+	// a sometimes property, "sometimes".
 	Kind string
 	// Loop is a lasso's loop start (see Page.Loop), or -1.
 	Loop int
@@ -220,6 +231,10 @@ func FromStates(sys model.System, states []model.State, steps []model.Transition
 	} else {
 		p.Meaning = Meaning(p.Property, p.Kind)
 		p.Title = fmt.Sprintf("%s: %s violated after %d steps", p.Spec, p.Property, len(steps))
+		if p.Kind == "sometimes" {
+			p.Verdict = "reached"
+			p.Title = fmt.Sprintf("%s: %s reached after %d steps", p.Spec, p.Property, len(steps))
+		}
 	}
 	if p.Loop >= 0 {
 		p.LoopText = loopText(p.Starving, p.Loop, len(steps))
@@ -393,6 +408,8 @@ func Meaning(property, kind string) string {
 		return "every node that calls LOCK eventually locks"
 	}
 	switch kind {
+	case "sometimes":
+		return "a reachability witness: some reachable state satisfies " + property
 	case "liveness":
 		return "every request is eventually served on every fair run"
 	case "deadlock":
@@ -408,4 +425,14 @@ func loopText(node string, loop, last int) string {
 		return fmt.Sprintf("%s starves: the system may stay in the last state forever (bracketed on the left)", node)
 	}
 	return fmt.Sprintf("%s starves: steps %d..%d (bracketed on the left) repeat forever, back to the state after step %d", node, loop+1, last, loop)
+}
+
+// kindWord is the word trace files use for kind ("invariant", "deadlock",
+// "liveness", "sometimes").
+func kindWord(kind model.Expectation) string {
+	b, err := kind.MarshalText()
+	if err != nil {
+		return kind.String()
+	}
+	return string(b)
 }

@@ -159,6 +159,10 @@ func priorityCycle(w *world) []model.NodeID {
 
 func invariants() []property {
 	return []property{
+		// A witness: some node eats (enters the CS).
+		{Name: "some-node-eats", Expect: model.Sometimes, Holds: func(w *world) bool {
+			return w.Count(func(n *Node) bool { return n.State == Eating }) > 0
+		}},
 		{Name: PropLME,
 			Holds: func(w *world) bool { _, bad := lmeBroken(w); return !bad },
 			Explain: func(w *world) string {

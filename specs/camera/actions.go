@@ -15,7 +15,7 @@ var Protocol = model.Protocol[Node, Msg]{
 	Name:       "camera",
 	Init:       func(model.NodeID, *model.Config) Node { return Node{} },
 	Actions:    []action{requestCS, enter, exitCS, receiveRequest, receiveRelease, receiveOK},
-	Invariants: []model.Property[Node, Msg]{mutualExclusion},
+	Invariants: []model.Property[Node, Msg]{mutualExclusion, csEntered},
 	InCS:       func(n *Node) bool { return n.State == Held },
 	Pending:    func(n *Node) bool { return n.State != None },
 	Hungry:     func(n *Node) bool { return n.State == Wait },

@@ -11,6 +11,11 @@ var mutualExclusion = model.Property[Node, Msg]{Name: "mutual-exclusion", Holds:
 	return w.Count(func(n *Node) bool { return n.State == Held }) <= 1
 }}
 
+// csEntered, a witness: some node enters the CS.
+var csEntered = model.Property[Node, Msg]{Name: "cs-entered", Expect: model.Sometimes, Holds: func(w *model.World[Node, Msg]) bool {
+	return w.Count(func(n *Node) bool { return n.State == Held }) > 0
+}}
+
 // MFP reports whether the Mutual Friend Property (Definition 4) holds for
 // the lists: every pair of distinct nodes in requesters shares a member
 // (lists contain their owners, so knowing each other counts). When it fails

@@ -62,6 +62,16 @@ func (a *algo) overGranted(w *world) func(model.NodeID) bool {
 // TriggerNomination.
 func (a *algo) invariants(reportTrigger bool) []property {
 	props := []property{
+		// A witness: some process completes a CS change (an exit or an
+		// entry sequence it was asked for).
+		{Name: "change-completed", Expect: model.Sometimes, Holds: func(w *world) bool {
+			for i := range w.Nodes {
+				if w.Nodes[i].Changes > 0 && w.Nodes[i].Seq == Idle {
+					return true
+				}
+			}
+			return false
+		}},
 		{
 			Name:  PropSafety,
 			Holds: func(w *world) bool { _, bad := first(w, a.unsafe(w)); return !bad },

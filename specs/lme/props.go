@@ -168,6 +168,10 @@ func edgeString(e *model.Envelope[Msg]) string {
 // invariants returns the named invariants.
 func invariants() []property {
 	return []property{
+		// A witness: some node gets its locks (enters the CS).
+		{Name: "lock-acquired", Expect: model.Sometimes, Holds: func(w *world) bool {
+			return w.Count(func(n *Node) bool { return n.State == Locked }) > 0
+		}},
 		{
 			Name: PropMutualExclusion,
 			Holds: func(w *world) bool {

@@ -58,6 +58,16 @@ func (a *algo) firstOverGranted(w *world) (model.NodeID, bool) {
 // proof uses, and the well-definedness of every handler run.
 func (a *algo) invariants() []property {
 	return []property{
+		// A witness: some process completes an exit sequence (it was
+		// asked to exit and is no longer in a sequence).
+		{Name: "exit-completed", Expect: model.Sometimes, Holds: func(w *world) bool {
+			for i := range w.Nodes {
+				if w.Meta[i].Requests > 0 && w.Nodes[i].Seq == Idle {
+					return true
+				}
+			}
+			return false
+		}},
 		{
 			Name:  PropSafety,
 			Holds: func(w *world) bool { _, bad := a.firstUnsafe(w); return !bad },

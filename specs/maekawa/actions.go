@@ -16,7 +16,7 @@ var Protocol = model.Protocol[Node, Msg]{
 	Name:       "maekawa",
 	Init:       func(model.NodeID, *model.Config) Node { return Node{} },
 	Actions:    []action{requestCS, enter, exitCS, receiveRequest, receiveGrant, receiveRelease},
-	Invariants: []model.Property[Node, Msg]{mutualExclusion},
+	Invariants: []model.Property[Node, Msg]{mutualExclusion, csEntered},
 	InCS:       func(n *Node) bool { return n.State == Held },
 	Pending:    func(n *Node) bool { return n.State != Released },
 	Hungry:     func(n *Node) bool { return n.State == Wanted },

@@ -12,6 +12,11 @@ var mutualExclusion = model.Property[Node, Msg]{Name: "mutual-exclusion", Holds:
 	return w.Count(func(n *Node) bool { return n.State == Held }) <= 1
 }}
 
+// csEntered, a witness: some node enters the CS.
+var csEntered = model.Property[Node, Msg]{Name: "cs-entered", Expect: model.Sometimes, Holds: func(w *model.World[Node, Msg]) bool {
+	return w.Count(func(n *Node) bool { return n.State == Held }) > 0
+}}
+
 // notes reports the voting sets and whether every pair of requesters'
 // voting sets intersects (Maekawa's safety condition).
 func notes(c *model.Config, requesters model.NodeSet) []string {

@@ -47,7 +47,7 @@ func TestStarvationFreedom(t *testing.T) {
 					t.Fatalf("starvation-freedom %s, want %s", got, want)
 				}
 				for _, x := range r.Violations {
-					if x.Kind != "liveness" {
+					if x.Kind != model.Eventually {
 						continue
 					}
 					if x.Lasso.Loop != tc.stem {

@@ -101,6 +101,10 @@ var Protocol = model.Protocol[Node, Msg]{
 		{Name: "mutual-exclusion", Holds: func(w *model.World[Node, Msg]) bool {
 			return w.Count(func(n *Node) bool { return n.State == Held }) <= 1
 		}},
+		// A witness: some node enters the CS (unreached with --requests 0).
+		{Name: "cs-entered", Expect: model.Sometimes, Holds: func(w *model.World[Node, Msg]) bool {
+			return w.Count(func(n *Node) bool { return n.State == Held }) > 0
+		}},
 	},
 	InCS:     func(n *Node) bool { return n.State == Held },
 	Pending:  func(n *Node) bool { return n.State != Released },

@@ -18,6 +18,10 @@ func invariants() []property {
 		{Name: "mutual-exclusion", Holds: func(w *world) bool {
 			return w.Count(func(n *Node) bool { return n.Phase == InCS }) <= 1
 		}},
+		// A witness: some node enters the CS.
+		{Name: "cs-entered", Expect: model.Sometimes, Holds: func(w *world) bool {
+			return w.Count(func(n *Node) bool { return n.Phase == InCS }) > 0
+		}},
 		{Name: "next-chain-consistent", Holds: func(w *world) bool { return chainProblem(w) == "" }, Explain: chainProblem},
 		{Name: "lists-bounded", Holds: func(w *world) bool {
 			return w.Count(func(n *Node) bool { return n.Overflow }) == 0

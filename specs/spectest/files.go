@@ -102,7 +102,7 @@ func RunBlock(t *testing.T, spec *model.Spec, b *testfile.Block) []string {
 	DiskLevels(t, b.Command(), sys, bfs)
 	reduced := Reductions(t, b.Command(), sys, bfs)
 	for _, r := range append([]*explore.Result{bfs, dfs, pdfs}, reduced...) {
-		for _, x := range r.Violations {
+		for _, x := range append(r.Violations, r.Witnesses...) {
 			MustReplay(t, sys, spec.Name, v, x)
 		}
 	}
@@ -134,7 +134,9 @@ func storeFirst(t testing.TB, spec *model.Spec, v model.Values, name string, x e
 
 // ResultLines renders what a check block pins of a result: the verdict and
 // figures, then every property's status, the violated ones with the length
-// of their shortest counterexample.
+// of their shortest counterexample, then each sometimes property as
+// "sometimes NAME reached K steps" (the shortest witness), "sometimes NAME
+// unreached" or "sometimes NAME unknown".
 func ResultLines(r *explore.Result) []string {
 	out := []string{fmt.Sprintf("%s distinct=%d transitions=%d depth=%d", r.Verdict, r.Stats.Distinct, r.Stats.Transitions, r.Stats.Depth)}
 	lens := map[string]int{}
@@ -143,8 +145,17 @@ func ResultLines(r *explore.Result) []string {
 			lens[x.Property] = x.Trace.Len()
 		}
 	}
+	for _, w := range r.Witnesses {
+		lens[w.Property] = w.Trace.Len()
+	}
 	for _, p := range r.Properties {
 		line := p.Name + " " + string(p.Status)
+		if p.Kind == model.Sometimes {
+			line = "sometimes " + p.Name + " " + string(p.Status)
+			if p.Status == explore.Holds {
+				line = "sometimes " + p.Name + " reached"
+			}
+		}
 		if n, ok := lens[p.Name]; ok {
 			line += fmt.Sprintf(" %d steps", n)
 		}
@@ -181,7 +192,7 @@ func livenessRow(t testing.TB, sys model.System, spec *model.Spec, v model.Value
 	}
 	row := fmt.Sprintf("%s %s graph=%d", name, status, r.Liveness.States)
 	for _, x := range r.Violations {
-		if x.Kind == "liveness" {
+		if x.Kind == model.Eventually {
 			row += fmt.Sprintf(" starves=%s stem=%d loop=%d", x.Lasso.Node, x.Lasso.Loop, x.Trace.Len()-x.Lasso.Loop)
 			MustReplay(t, sys, spec.Name, v, x)
 		}

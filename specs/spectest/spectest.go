@@ -70,7 +70,7 @@ func Run(t testing.TB, sys model.System, opt explore.Options) *explore.Result {
 // counterexample length when violated).
 func Row(name string, spec *model.Spec, v model.Values, r *explore.Result) string {
 	lens := map[string]int{}
-	for _, x := range r.Violations {
+	for _, x := range append(r.Violations[:len(r.Violations):len(r.Violations)], r.Witnesses...) {
 		lens[x.Property] = x.Trace.Len()
 	}
 	var props []string
@@ -104,7 +104,7 @@ func Golden(t *testing.T, spec *model.Spec, path string, cases []Case) {
 		DiskLevels(t, c.Name, sys, bfs)
 		reduced := Reductions(t, c.Name, sys, bfs)
 		for _, r := range append([]*explore.Result{bfs, dfs, pdfs}, reduced...) {
-			for _, x := range r.Violations {
+			for _, x := range append(r.Violations, r.Witnesses...) {
 				MustReplay(t, sys, spec.Name, v, x)
 			}
 		}
@@ -209,11 +209,11 @@ func CrossCheck(t testing.TB, name string, a, b *explore.Result) {
 			a.Strategy, a.Stats.Distinct, a.Stats.Transitions, b.Strategy, b.Stats.Distinct, b.Stats.Transitions)
 	}
 	lens := map[string]int{}
-	for _, x := range b.Violations {
+	for _, x := range append(b.Violations[:len(b.Violations):len(b.Violations)], b.Witnesses...) {
 		lens[x.Property] = x.Trace.Len()
 	}
 	if a.Strategy == "bfs" {
-		for _, x := range a.Violations {
+		for _, x := range append(a.Violations[:len(a.Violations):len(a.Violations)], a.Witnesses...) {
 			if n, ok := lens[x.Property]; ok && x.Trace.Len() > n {
 				t.Errorf("%s: BFS trace for %s has %d steps, longer than DFS's %d", name, x.Property, x.Trace.Len(), n)
 			}
@@ -221,7 +221,8 @@ func CrossCheck(t testing.TB, name string, a, b *explore.Result) {
 	}
 }
 
-// MustReplay asserts that violation x replays in sys to the same violation.
+// MustReplay asserts that violation x replays in sys to the same violation
+// (a witness of a sometimes property: to a state that satisfies it).
 func MustReplay(t testing.TB, sys model.System, spec string, v model.Values, x explore.Violation) {
 	t.Helper()
 	var buf bytes.Buffer
@@ -364,7 +365,7 @@ func Liveness(t *testing.T, spec *model.Spec, path string, cases []Case) {
 			}
 			row := fmt.Sprintf("%s\t%s\t%s\t%s=%s\tgraph=%d", c.Name, strings.Join(v.Flags(spec), " "), mode, name, status, r.Liveness.States)
 			for _, x := range r.Violations {
-				if x.Kind == "liveness" {
+				if x.Kind == model.Eventually {
 					row += fmt.Sprintf("\tstarves=%s stem=%d loop=%d", x.Lasso.Node, x.Lasso.Loop, x.Trace.Len()-x.Lasso.Loop)
 					MustReplay(t, sys, spec.Name, v, x)
 				}

@@ -52,6 +52,11 @@ var Protocol = model.Protocol[Node, Msg]{
 	Invariants: []model.Property[Node, Msg]{{
 		Name:  "mutual-exclusion",
 		Holds: func(w *model.World[Node, Msg]) bool { return w.Count(func(n *Node) bool { return n.InCS }) <= 1 },
+	}, {
+		// A witness: some node enters the CS.
+		Name:   "cs-entered",
+		Expect: model.Sometimes,
+		Holds:  func(w *model.World[Node, Msg]) bool { return w.Count(func(n *Node) bool { return n.InCS }) > 0 },
 	}},
 	InCS:    func(n *Node) bool { return n.InCS },
 	Pending: func(n *Node) bool { return n.Wants || n.InCS },
