@@ -42,7 +42,8 @@ verify:
 
 # Benchmarks print distinct states, states/s and bytes per state for fixed
 # configurations; quote medians of several runs.
-bench:
+bench: build
+	$(GO) run ./cmd/mxbench -mxcheck bin/mxcheck -runs 5
 	$(GO) test -run '^$$' -bench . -benchtime 1x -count 3 ./explore/ ./specs/...
 
 # Rewrite golden files and stored counterexamples; read the diff before
