@@ -133,9 +133,10 @@ type bfsWorker struct {
 	succN    []uint32
 	deadlock uint32 // first deadlocked state of the level, if hasDead
 	hasDead  bool
-	first    []firstEvent // per invariant
-	trans    int64        // transitions this level
-	state    uint32       // the state being expanded or checked, for SpecPanic
+	first    []firstEvent     // per invariant
+	trans    int64            // transitions this level
+	state    uint32           // the state being expanded or checked, for SpecPanic
+	onSucc   func(*succ) bool // w.successor, made once
 	panicked *workerPanic
 	done     atomic.Int64 // states expanded, for progress
 }
@@ -383,18 +384,14 @@ func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
 		if s.c.opt.POR {
 			ample = s.ampleNode(w.x, st, w.seenNow)
 		}
-		k, dead := w.x.expand(st, ample, !cut, wantDeadlock, func(sc *succ) bool {
-			if cut {
-				return true
+		var onSucc func(*succ) bool
+		if !cut {
+			if w.onSucc == nil {
+				w.onSucc = w.successor
 			}
-			key := uint64(id)<<32 | uint64(sc.ord)
-			if o := sc.fp.owner(len(r.w)); o != w.id {
-				w.send(o, sc, key)
-				return true
-			}
-			w.offer(sc.fp, key, sc.tix, nil, sc.next, false)
-			return true
-		})
+			onSucc = w.onSucc
+		}
+		k, dead := w.x.expand(st, ample, !cut, wantDeadlock, onSucc)
 		w.trans += int64(k)
 		w.expanded = append(w.expanded, id)
 		w.succN = append(w.succN, k)
@@ -415,6 +412,18 @@ func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
 		r.stopped.Store(true)
 	}
 	w.done.Store(int64(n))
+}
+
+// successor hands a successor of the state being expanded (w.state) to
+// its owner.
+func (w *bfsWorker) successor(sc *succ) bool {
+	key := uint64(w.state)<<32 | uint64(sc.ord)
+	if o := sc.fp.owner(len(w.r.w)); o != w.id {
+		w.send(o, sc, key)
+		return true
+	}
+	w.offer(sc.fp, key, sc.tix, nil, sc.next, false)
+	return true
 }
 
 // seenNow reports whether f is known: in an earlier level or already
@@ -491,9 +500,10 @@ func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st 
 			}
 			w.into = st
 		}
+		parent := w.state
 		w.state = uint32(key >> 32) // an invariant's panic: the trace ends at the parent
-		s := w.r.s
-		c.ev = w.x.events(st, s.props.done)
+		c.ev = w.x.events(st, w.r.s.props.done)
+		w.state = parent
 		return
 	}
 	if !inLevel || !w.indexed {

@@ -29,12 +29,20 @@
 // the two other expectations; Violation.Kind and trace files name each
 // (JSON "invariant", "sometimes", "deadlock", "liveness").
 //
-// States are deduplicated by the 64-bit fingerprint of their canonical key
-// (model.Fingerprint) in a sharded open-addressing set; each distinct state
-// keeps a parent link (8 bytes) from which any trace is rebuilt by replaying
-// the model. BFS (the default) finds shortest counterexamples; DFS uses less
-// memory for its frontier; the parallel BFS (Options.Workers, parallel.go)
-// gives exactly the BFS result. All visit the same set of states.
+// Every search expands states through one core (expand.go): for a state it
+// yields each successor with its ordinal and fingerprint, decides deadlock
+// (the progress test) and evaluates a new state's properties; it enumerates
+// through the system's per-goroutine handle (model.Handles), so the hot path
+// neither locks nor allocates. States are deduplicated by the 64-bit (or,
+// with Options.Fingerprint, 128-bit) fingerprint of their canonical key in a
+// sharded open-addressing set (seen.go, 9–12.5 bytes a state); each distinct
+// state keeps a 5-byte parent link (links.go) from which any trace is
+// rebuilt by replaying the model (nthSuccessor). BFS (the default, bfs.go)
+// finds shortest counterexamples; it is owner-computes with any number of
+// workers (Options.Workers) and its result — counts, verdicts and traces —
+// does not depend on the number. DFS (dfs.go) uses less memory for its
+// frontier; with several workers it is the parallel DFS (pdfs.go): the same
+// states and verdicts when run to the end. All visit the same set of states.
 //
 // Reductions: symmetry (Options.Symmetry) fingerprints states by a canonical
 // key under node and port renamings (reduce.Canonical) while expanding the

@@ -21,6 +21,8 @@ type expander struct {
 	keyS    []byte            // the expanded state's key, for the progress test
 	fpk     []byte            // a successor's canonical key, under symmetry
 	inv     string            // the invariant being evaluated, for SpecPanic
+	cur     expansion         // the expand call in progress
+	step    func(model.Transition, model.State) bool
 }
 
 // succ is one successor as the core yields it. next is only valid during
@@ -62,40 +64,56 @@ func (x *expander) fingerprint(st model.State) fingerprint {
 // step but stutters and adversary moves. n is the number of transitions
 // counted.
 func (x *expander) expand(st model.State, ample int, withFP, wantDeadlock bool, fn func(sc *succ) bool) (n uint32, deadlock bool) {
-	wantDeadlock = wantDeadlock && x.pending != nil
-	progress := false
-	if wantDeadlock {
+	e := &x.cur
+	*e = expansion{fn: fn, ample: ample, withFP: withFP, wantDeadlock: wantDeadlock && x.pending != nil, done: true}
+	if e.wantDeadlock {
 		x.keyS = x.sys.AppendKey(x.keyS[:0], st)
 	}
-	var sc succ
-	var ord uint32
-	done := true
-	x.h.Successors(st, func(t model.Transition, next model.State) bool {
-		sc.ord = ord
-		ord++
-		if ample >= 0 && (t.Kind == model.AdversaryStep || int(t.Node) != ample) {
-			return true // outside the ample set: neither explored nor counted
+	if x.step == nil {
+		x.step = x.onStep
+	}
+	x.h.Successors(st, x.step)
+	return e.n, e.done && e.wantDeadlock && !e.progress && x.pending.Pending(st)
+}
+
+// expansion is the state of one expand call, kept in the expander so that
+// the successor callback is one method value made once (no closure, no
+// allocation per state).
+type expansion struct {
+	fn                                   func(sc *succ) bool
+	sc                                   succ
+	ord, n                               uint32
+	ample                                int
+	withFP, wantDeadlock, progress, done bool
+}
+
+// onStep is expand's callback for one successor.
+func (x *expander) onStep(t model.Transition, next model.State) bool {
+	e := &x.cur
+	sc := &e.sc
+	sc.ord = e.ord
+	e.ord++
+	if e.ample >= 0 && (t.Kind == model.AdversaryStep || int(t.Node) != e.ample) {
+		return true // outside the ample set: neither explored nor counted
+	}
+	e.n++
+	sc.t, sc.next, sc.tix = t, next, e.n
+	keyed := false
+	if e.withFP {
+		sc.fp = x.fingerprint(next)
+		keyed = x.canon == nil
+	}
+	if e.wantDeadlock && !e.progress && t.Kind != model.AdversaryStep {
+		if !keyed {
+			x.key = x.sys.AppendKey(x.key[:0], next)
 		}
-		n++
-		sc.t, sc.next, sc.tix = t, next, n
-		keyed := false
-		if withFP {
-			sc.fp = x.fingerprint(next)
-			keyed = x.canon == nil
-		}
-		if wantDeadlock && !progress && t.Kind != model.AdversaryStep {
-			if !keyed {
-				x.key = x.sys.AppendKey(x.key[:0], next)
-			}
-			progress = isProgress(t, x.keyS, x.key)
-		}
-		if fn != nil && !fn(&sc) {
-			done = false
-			return false
-		}
-		return true
-	})
-	return n, done && wantDeadlock && !progress && x.pending.Pending(st)
+		e.progress = isProgress(t, x.keyS, x.key)
+	}
+	if e.fn != nil && !e.fn(sc) {
+		e.done = false
+		return false
+	}
+	return true
 }
 
 // handleOf returns a handle of sys for one goroutine: its own, when it has

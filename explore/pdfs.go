@@ -47,7 +47,7 @@ func (s *syncSeen) insert(f fingerprint) bool {
 			sh.s.hi[i] = f.hi
 		}
 		sh.s.n++
-		if sh.s.n*20 > len(sh.s.lo)*17 {
+		if sh.s.n*10 > len(sh.s.lo)*9 {
 			sh.s.grow()
 		}
 	}
@@ -125,7 +125,6 @@ type dfsRun struct {
 	trans    atomic.Int64
 	depth    atomic.Int64
 }
-
 
 // parallelDFS runs Options.Workers depth-first workers.
 func (c *Checker) parallelDFS() *Result {

@@ -20,7 +20,11 @@
 //     visible, declared independent steps);
 //   - SymmetryProvider and Symmetric: interchangeable nodes (and ports)
 //     for symmetry reduction, refined by NodeRelations and PortLinker;
-//   - Codec: byte-for-byte state encoding (BFS levels on disk);
+//   - Codec: byte-for-byte state encoding (BFS levels, batches between
+//     the BFS's workers, levels on disk);
+//   - Handles: per-goroutine handles that enumerate successors and clone
+//     states with their own scratch (no lock, no pool): a Machine's search
+//     goes through them;
 //   - ActionNamer: action names and which steps are deliveries
 //     (simulation's coverage and step weights);
 //   - CriticalSection: who holds each lock (CS histories for porcupine);

@@ -46,9 +46,31 @@ func (h *handle[N, M]) Clone(s State) State { return h.arena.clone(s.(*World[N, 
 
 // scratch is the reusable storage of one Successors call.
 type scratch[N Value, M Message] struct {
-	next World[N, M]
-	c    Ctx[N, M]
-	hint keyHint
+	next  World[N, M]
+	c     Ctx[N, M]
+	hint  keyHint
+	at    actionAt
+	yield func(Transition, State) bool // the caller's
+	inner func(Transition, State) bool // sc.innerYield, made once
+}
+
+// innerYield hands a node step's successor to the caller, marking that the
+// caller's code runs (its panics are its own).
+func (sc *scratch[N, M]) innerYield(t Transition, s State) bool {
+	sc.at.yielding = true
+	ok := sc.yield(t, s)
+	sc.at.yielding = false
+	return ok
+}
+
+// recoverAction turns a panic in an action into an *ActionPanic naming it.
+func (m *Machine[N, M]) recoverAction(sc *scratch[N, M]) {
+	if r := recover(); r != nil {
+		if sc.at.yielding || !sc.at.running {
+			panic(r)
+		}
+		panic(&ActionPanic{Node: sc.at.u, Action: m.p.Actions[sc.at.ai].Name, Value: r})
+	}
 }
 
 // Compile checks c and returns the transition system of p under c. The error
@@ -245,33 +267,23 @@ func (m *Machine[N, M]) successors(sc *scratch[N, M], s State, yield func(Transi
 	*c = Ctx[N, M]{m: m}
 	recordHint(&sc.hint, w, m.cfg.Delta)
 	next.hint = &sc.hint
-	var at actionAt
-	defer func() {
-		if r := recover(); r != nil {
-			if at.yielding || !at.running {
-				panic(r)
-			}
-			panic(&ActionPanic{Node: at.u, Action: m.p.Actions[at.ai].Name, Value: r})
-		}
-	}()
-	inner := func(t Transition, s State) bool {
-		at.yielding = true
-		ok := yield(t, s)
-		at.yielding = false
-		return ok
+	sc.at, sc.yield = actionAt{}, yield
+	if sc.inner == nil {
+		sc.inner = sc.innerYield
 	}
+	defer m.recoverAction(sc)
 	for u := range w.Nodes {
 		if w.Meta[u].Crashed {
 			continue
 		}
 		for ai := range m.p.Actions {
-			at = actionAt{u: NodeID(u), ai: ai, running: true}
-			if !m.nodeAction(w, next, c, NodeID(u), ai, inner) {
+			sc.at = actionAt{u: NodeID(u), ai: ai, running: true}
+			if !m.nodeAction(w, next, c, NodeID(u), ai, sc.inner) {
 				return
 			}
 		}
 	}
-	at.running = false
+	sc.at.running = false
 	next.hint.dirty = allDirty // an adversary move may change any node's bookkeeping
 	if assume := m.p.Assume; assume != nil {
 		m.adversary(w, next, func(t Transition, s State) bool {
