@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -137,6 +138,8 @@ type bfsWorker struct {
 	trans    int64            // transitions this level
 	state    uint32           // the state being expanded or checked, for SpecPanic
 	onSucc   func(*succ) bool // w.successor, made once
+	order    []keyIndex       // sortCandidates' scratch
+	sorted   []newState
 	panicked *workerPanic
 	done     atomic.Int64 // states expanded, for progress
 }
@@ -486,7 +489,7 @@ func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st 
 	if isNew {
 		i := uint32(len(w.cands))
 		if w.indexed {
-			w.index.lookup(f, i)
+			w.index.lookup(f, i, key, tix)
 		}
 		w.cands = append(w.cands, newState{fp: f, key: key, tix: tix})
 		c := &w.cands[i]
@@ -511,9 +514,10 @@ func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st 
 		// increasing key order, so the first offer had the least key.
 		return
 	}
-	i, _ := w.index.get(f)
-	c := &w.cands[i]
-	if key < c.key {
+	sl, _ := w.index.lookup(f, 0, 0, 0)
+	if key < sl.key {
+		sl.key, sl.tix = key, tix
+		c := &w.cands[sl.val-1]
 		c.key, c.tix = key, tix
 		if w.r.sym {
 			// Under symmetry the state kept is the representative its
@@ -541,21 +545,30 @@ func (w *bfsWorker) keep(c *newState, enc []byte, st model.State, owned bool) {
 	c.blk, c.off, c.n = int32(blk), int32(off), int32(len(enc))
 }
 
-// sortCandidates orders the level's new states by key.
+// sortCandidates orders the level's new states by key: it sorts (key,
+// index) pairs, then gathers the states in that order (moving 16 bytes
+// per comparison rather than a whole newState).
 func (w *bfsWorker) sortCandidates() {
-	if !slices.IsSortedFunc(w.cands, cmpCandidate) {
-		slices.SortFunc(w.cands, cmpCandidate)
+	if slices.IsSortedFunc(w.cands, func(a, b newState) int { return cmp.Compare(a.key, b.key) }) {
+		return
 	}
+	w.order = w.order[:0]
+	for i := range w.cands {
+		w.order = append(w.order, keyIndex{w.cands[i].key, uint32(i)})
+	}
+	slices.SortFunc(w.order, func(a, b keyIndex) int { return cmp.Compare(a.key, b.key) })
+	w.sorted = w.sorted[:0]
+	for _, o := range w.order {
+		w.sorted = append(w.sorted, w.cands[o.i])
+	}
+	w.cands, w.sorted = w.sorted, w.cands
+	clear(w.sorted) // drop the clones it still points to
 }
 
-func cmpCandidate(a, b newState) int {
-	switch {
-	case a.key < b.key:
-		return -1
-	case a.key > b.key:
-		return 1
-	}
-	return 0
+// keyIndex is a new state's key and its index, for sorting.
+type keyIndex struct {
+	key uint64
+	i   uint32
 }
 
 // finish gives each new state its id (start + its rank among every

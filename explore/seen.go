@@ -156,9 +156,10 @@ func (s *seenSet) bytes() int64 {
 }
 
 // fpIndex maps the fingerprints of one BFS level's new states to their
-// index among the level's new states: open addressing, linear probing,
-// one 24-byte slot per entry (one cache line a probe), grown at 3/4 load,
-// emptied (not freed) between levels.
+// index among the level's new states, with the least key offered so far:
+// open addressing, linear probing, one 32-byte slot per entry (a state
+// reached again costs one cache line), grown at 3/4 load, emptied (not
+// freed) between levels.
 type fpIndex struct {
 	slots []fpSlot
 	n     int
@@ -166,13 +167,16 @@ type fpIndex struct {
 
 type fpSlot struct {
 	f   fingerprint
+	key uint64 // the least key offered
 	val uint32 // index+1; 0 marks an empty slot
+	tix uint32 // with key
 }
 
 func newFPIndex() *fpIndex { return &fpIndex{slots: make([]fpSlot, 1024)} }
 
-// lookup returns the index of f, inserting next when absent.
-func (t *fpIndex) lookup(f fingerprint, next uint32) (uint32, bool) {
+// lookup returns f's slot, inserting it with index next, key and tix when
+// absent.
+func (t *fpIndex) lookup(f fingerprint, next uint32, key uint64, tix uint32) (*fpSlot, bool) {
 	if 4*(t.n+1) > 3*len(t.slots) {
 		t.grow()
 	}
@@ -181,28 +185,11 @@ func (t *fpIndex) lookup(f fingerprint, next uint32) (uint32, bool) {
 		sl := &t.slots[i]
 		switch {
 		case sl.val == 0:
-			*sl = fpSlot{f, next + 1}
+			*sl = fpSlot{f: f, key: key, val: next + 1, tix: tix}
 			t.n++
-			return next, true
+			return sl, true
 		case sl.f == f:
-			return sl.val - 1, false
-		}
-		if i++; i == n {
-			i = 0
-		}
-	}
-}
-
-// get returns the index of f, if present.
-func (t *fpIndex) get(f fingerprint) (uint32, bool) {
-	n := uint64(len(t.slots))
-	for i := home(f.lo, len(t.slots)); ; {
-		sl := &t.slots[i]
-		switch {
-		case sl.val == 0:
-			return 0, false
-		case sl.f == f:
-			return sl.val - 1, true
+			return sl, false
 		}
 		if i++; i == n {
 			i = 0
@@ -239,4 +226,4 @@ func (t *fpIndex) reset() {
 }
 
 // bytes is the memory the index holds.
-func (t *fpIndex) bytes() int64 { return int64(len(t.slots)) * 24 }
+func (t *fpIndex) bytes() int64 { return int64(len(t.slots)) * 32 }
