@@ -139,7 +139,6 @@ type bfsWorker struct {
 	state    uint32           // the state being expanded or checked, for SpecPanic
 	onSucc   func(*succ) bool // w.successor, made once
 	order    []keyIndex       // sortCandidates' scratch
-	sorted   []newState
 	panicked *workerPanic
 	done     atomic.Int64 // states expanded, for progress
 }
@@ -546,23 +545,36 @@ func (w *bfsWorker) keep(c *newState, enc []byte, st model.State, owned bool) {
 }
 
 // sortCandidates orders the level's new states by key: it sorts (key,
-// index) pairs, then gathers the states in that order (moving 16 bytes
-// per comparison rather than a whole newState).
+// index) pairs (moving 16 bytes per comparison rather than a whole
+// newState), then permutes the states in place, cycle by cycle.
 func (w *bfsWorker) sortCandidates() {
 	if slices.IsSortedFunc(w.cands, func(a, b newState) int { return cmp.Compare(a.key, b.key) }) {
 		return
 	}
-	w.order = w.order[:0]
+	order := w.order[:0]
 	for i := range w.cands {
-		w.order = append(w.order, keyIndex{w.cands[i].key, uint32(i)})
+		order = append(order, keyIndex{w.cands[i].key, uint32(i)})
 	}
-	slices.SortFunc(w.order, func(a, b keyIndex) int { return cmp.Compare(a.key, b.key) })
-	w.sorted = w.sorted[:0]
-	for _, o := range w.order {
-		w.sorted = append(w.sorted, w.cands[o.i])
+	slices.SortFunc(order, func(a, b keyIndex) int { return cmp.Compare(a.key, b.key) })
+	// Position j takes the state at order[j].i; a done position is marked
+	// by order[j].i == j.
+	for k := range w.cands {
+		if order[k].i == uint32(k) {
+			continue
+		}
+		first := w.cands[k]
+		for j := k; ; {
+			src := int(order[j].i)
+			order[j].i = uint32(j)
+			if src == k {
+				w.cands[j] = first
+				break
+			}
+			w.cands[j] = w.cands[src]
+			j = src
+		}
 	}
-	w.cands, w.sorted = w.sorted, w.cands
-	clear(w.sorted) // drop the clones it still points to
+	w.order = order
 }
 
 // keyIndex is a new state's key and its index, for sorting.
