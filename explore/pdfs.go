@@ -40,19 +40,9 @@ func newSyncSeen(wide bool) *syncSeen {
 func (s *syncSeen) insert(f fingerprint) bool {
 	sh := &s.shards[(f.lo*0x9e3779b97f4a7c15)>>(64-10)]
 	sh.mu.Lock()
-	i, ok := sh.s.find(f)
-	if !ok {
-		sh.s.lo[i] = packed(f)
-		if sh.s.hi != nil {
-			sh.s.hi[i] = f.hi
-		}
-		sh.s.n++
-		if sh.s.n*10 > len(sh.s.lo)*9 {
-			sh.s.grow()
-		}
-	}
+	isNew, _ := sh.s.reach(f, 0)
 	sh.mu.Unlock()
-	return !ok
+	return isNew
 }
 
 func (s *syncSeen) bytes() int64 {

@@ -86,7 +86,11 @@ func (s *seenSet) insert(f fingerprint) bool {
 // reach adds f with the given flag (0 or thisLevel) unless present; it
 // reports whether f was new and, if not, whether it carries thisLevel.
 func (s *seenSet) reach(f fingerprint, flag uint64) (isNew, inLevel bool) {
-	sh := &s.shards[f.lo>>(64-flagBits)]
+	return s.shards[f.lo>>(64-flagBits)].reach(f, flag)
+}
+
+// reach is seenSet.reach within the shard.
+func (sh *shard) reach(f fingerprint, flag uint64) (isNew, inLevel bool) {
 	i, ok := sh.find(f)
 	if ok {
 		return false, sh.lo[i]&thisLevel != 0
