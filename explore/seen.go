@@ -106,6 +106,20 @@ func (sh *shard) reach(f fingerprint, flag uint64) (isNew, inLevel bool) {
 	return true, false
 }
 
+// prefetch reads the home slot of each fingerprint and returns a value
+// made of them (to be kept, so the loads are not optimised away): the
+// loads are independent, so their cache misses overlap, and the probes
+// that follow hit the cache.
+func (s *seenSet) prefetch(fs []fingerprint) uint64 {
+	var sum uint64
+	for _, f := range fs {
+		sh := &s.shards[f.lo>>(64-flagBits)]
+		v := packed(f)
+		sum += sh.lo[home(v>>flagBits<<flagBits, len(sh.lo))]
+	}
+	return sum
+}
+
 // settle clears f's thisLevel flag: its level is over.
 func (s *seenSet) settle(f fingerprint) {
 	sh := &s.shards[f.lo>>(64-flagBits)]
