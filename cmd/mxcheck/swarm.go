@@ -167,8 +167,8 @@ func cmdSwarm(args []string, stdout, stderr io.Writer) (int, error) {
 	fmt.Fprintf(&b, "distinct states: %d  transitions: %d  depth: %d  time: %.2fs  states/s: %.0f\n",
 		mf.States, mf.Transitions, mf.Depth, mf.Seconds, res.Stats.Rate)
 	if bs := info.Bitstate; bs != nil {
-		fmt.Fprintf(&b, "bitstate: 2^%d bits (%d MiB), %d hashes, %.4f%% set; a new state is now taken for seen with probability %.1e\n",
-			member.BitstateBits, bs.Bits>>23, bs.Hashes, 100*float64(bs.Set)/float64(bs.Bits), bs.Omission)
+		fmt.Fprintf(&b, "bitstate: 2^%d bits (%s), %d hashes, %.4f%% set; a new state is now taken for seen with probability %.1e (states may have been missed)\n",
+			member.BitstateBits, sizeOf(bs.Bits/8), bs.Hashes, 100*float64(bs.Set)/float64(bs.Bits), bs.Omission)
 	}
 	werr := out.commit(func(w io.Writer) error { return mf.write(w) })
 	if werr == nil {
@@ -288,4 +288,15 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// sizeOf renders a power-of-two byte count in KiB, MiB or GiB.
+func sizeOf(b uint64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%d GiB", b>>30)
+	case b >= 1<<20:
+		return fmt.Sprintf("%d MiB", b>>20)
+	}
+	return fmt.Sprintf("%d KiB", b>>10)
 }
