@@ -126,7 +126,13 @@ func (mf *memberFile) outcome() string {
 	}
 	switch {
 	case mf.Complete:
-		return fmt.Sprintf("no violation found; the search ran to its end (%d states)", mf.States)
+		s := fmt.Sprintf("no violation found; the search ran to its end (%d states)", mf.States)
+		for _, p := range mf.Properties {
+			if p.Status == explore.NeverReached {
+				s += "; sometimes " + p.Name + " held in no state"
+			}
+		}
+		return s
 	case mf.Limit == "bitstate":
 		return "no violation found; INCOMPLETE (bitstate storage may have missed states)"
 	}
