@@ -74,6 +74,11 @@
 // (isProgress). Its outcome is never Verified. Violations are minimised
 // (Minimize, minimize.go): greedy deletion to a fixpoint, then a BFS
 // bounded to shorter traces.
+//
+// Swarm members (Checker.CheckSwarm, swarm.go) are independent sequential
+// DFS runs of one configuration, each in its own successor order (member
+// 0: the DFS's), with exact or bitstate storage; they find bugs and prove
+// nothing (a bitstate member is never Verified).
 // Limits (Options.Timeout, MemoryMB, Interrupt; limits.go) reach every
 // phase the same way: the search, the canonical labelling under symmetry,
 // the parallel workers inside a level, the liveness graph build and its

@@ -8,6 +8,8 @@
 //	mxcheck suite FILE            check every row of a suite or test file
 //	mxcheck serve [DIR]           browse stored traces, explore a spec
 //	mxcheck history FILE          check a recorded lock history (porcupine)
+//	mxcheck swarm SPEC [flags]    member I of N diversified DFS runs (swarm)
+//	mxcheck swarm-report DIR      merge a swarm's member files
 //
 // A spec's parameters come from its declaration (model.Spec.Params): each is
 // a flag of check, and bad values are refused by the shared binding code.

@@ -36,6 +36,9 @@ usage:
   mxcheck history FILE          check a recorded lock history (JSON Lines) with porcupine
   mxcheck suite FILE            run rows "SPEC FLAGS... => VERDICT", print one table
   mxcheck serve [DIR]           browse stored traces (and --spec: explore one) in a browser
+  mxcheck swarm SPEC --index I --of N --out DIR [flags]
+                                member I of N diversified DFS runs, no coordination (finds bugs, proves nothing)
+  mxcheck swarm-report DIR      merge a swarm's member files: violations found, shortest traces
   mxcheck COMMAND --help        flags of a command
 
 exit codes: 0 verified / reproduced, 1 violated / not reproduced,
@@ -89,7 +92,7 @@ func dispatch(args []string, stdout, stderr io.Writer) (int, error) {
 	if cmd := extraCommands[args[0]]; cmd != nil {
 		return cmd(args[1:], stdout, stderr)
 	}
-	return exitUsage, usagef("unknown command %q (want list, check, simulate, replay, suite, serve or history; see mxcheck --help)", args[0])
+	return exitUsage, usagef("unknown command %q (want list, check, simulate, replay, suite, serve, history, swarm or swarm-report; see mxcheck --help)", args[0])
 }
 
 // parse parses fs, turning pflag's errors into one-line usage errors. It

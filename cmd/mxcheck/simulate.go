@@ -17,8 +17,10 @@ import (
 // extraCommands are the commands beyond list, check, replay and suite, by
 // name (dispatch falls through to them).
 var extraCommands = map[string]func(args []string, stdout, stderr io.Writer) (int, error){
-	"simulate": cmdSimulate,
-	"history":  cmdHistory,
+	"simulate":     cmdSimulate,
+	"history":      cmdHistory,
+	"swarm":        cmdSwarm,       // swarm.go
+	"swarm-report": cmdSwarmReport, // swarm_report.go
 }
 
 // simFlags are simulate's own flags.
