@@ -65,8 +65,9 @@ func (b *batch) reset() {
 	b.sts, b.last = b.sts[:0], false
 }
 
-// batchStates and batchBytes bound a batch before it is sent.
-const (
+// batchStates and batchBytes bound a batch before it is sent (variables,
+// so that tests can make many small batches).
+var (
 	batchStates = 512
 	batchBytes  = 64 << 10
 )
@@ -154,6 +155,8 @@ type bfsRun struct {
 	stopped atomic.Bool  // a limit or a panic: every worker winds up the level
 	limit   atomic.Value // string: the limit reached mid-level
 	pool    sync.Pool    // *batch
+	net     *workerNet   // a distributed search's worker process: batches go over the network, links stay with the coordinator
+	fetch   func()       // a distributed search's coordinator: fetch what account needs at a stop
 }
 
 // bfs explores level by level, so the first violation of each invariant is
@@ -164,26 +167,9 @@ func (c *Checker) bfs() *Result {
 	r := &bfsRun{s: s, c: c, sym: c.sym != nil}
 	r.limit.Store("")
 	r.pool.New = func() any { return new(batch) }
-	inMem := c.opt.LevelInMemory
-	switch {
-	case inMem == 0:
-		inMem = defaultLevelInMemory
-	case inMem < 0:
-		inMem = int(^uint(0) >> 1)
-	}
+	inMem := c.levelInMemory()
 	for i := 0; i < n; i++ {
-		w := &bfsWorker{r: r, id: i, seen: newSeenSet(c.opt.Fingerprint == 128), index: newFPIndex(),
-			cur: &level{codec: c.codec, max: max(1, inMem/n)}, next: &level{codec: c.codec, max: max(1, inMem/n)},
-			out: make([]*batch, n), first: make([]firstEvent, len(c.inv))}
-		w.in.cond.L = &w.in.mu
-		w.indexed = n > 1
-		if c.codec != nil && !c.opt.POR {
-			// Partial-order reduction's cycle proviso asks the seen-set
-			// about this level's states as they are reached: no batching.
-			w.local = new(batch)
-		}
-		w.x = c.newExpander(func() bool { return s.lim.check(false) != "" })
-		r.w = append(r.w, w)
+		r.w = append(r.w, r.newWorker(i, n, inMem))
 	}
 	s.x = r.w[0].x
 	s.seenBytes = func() int64 {
@@ -234,6 +220,49 @@ func (c *Checker) bfs() *Result {
 		}
 	}
 	return s.result()
+}
+
+// levelInMemory is how many states of a BFS level stay in memory.
+func (c *Checker) levelInMemory() int {
+	switch inMem := c.opt.LevelInMemory; {
+	case inMem == 0:
+		return defaultLevelInMemory
+	case inMem < 0:
+		return int(^uint(0) >> 1)
+	default:
+		return inMem
+	}
+}
+
+// newWorker returns the owner of partition i of n, with its share of the
+// states a level keeps in memory.
+func (r *bfsRun) newWorker(i, n, inMem int) *bfsWorker {
+	c, s := r.c, r.s
+	w := &bfsWorker{r: r, id: i, seen: newSeenSet(c.opt.Fingerprint == 128), index: newFPIndex(),
+		cur: &level{codec: c.codec, max: max(1, inMem/n)}, next: &level{codec: c.codec, max: max(1, inMem/n)},
+		out: make([]*batch, n), first: make([]firstEvent, len(c.inv))}
+	w.in.cond.L = &w.in.mu
+	w.indexed = n > 1
+	if c.codec != nil && !c.opt.POR {
+		// Partial-order reduction's cycle proviso asks the seen-set
+		// about this level's states as they are reached: no batching.
+		w.local = new(batch)
+	}
+	w.x = c.newExpander(func() bool { return s.lim.check(false) != "" })
+	return w
+}
+
+// broken reports whether a distributed search lost its network.
+func (r *bfsRun) broken() bool { return r.net != nil && r.net.broken.Load() }
+
+// deliver hands batch b to the owner of partition o: in process, to its
+// inbox; in a distributed search, over the network.
+func (r *bfsRun) deliver(o int, b *batch) {
+	if r.net != nil {
+		r.net.sendBatch(o, b)
+		return
+	}
+	r.w[o].in.put(b)
 }
 
 // initial discovers the initial states, in order, on the calling goroutine.
@@ -364,10 +393,10 @@ func (w *bfsWorker) expandLevel(cut, wantDeadlock bool) {
 			}
 			b.last = true
 			w.out[o] = nil
-			r.w[o].in.put(b)
+			r.deliver(o, b)
 		}
 	}
-	for w.ends < len(r.w)-1 {
+	for w.ends < len(r.w)-1 && !r.broken() {
 		w.drain(true)
 	}
 }
@@ -498,7 +527,7 @@ func (w *bfsWorker) send(o int, sc *succ, key uint64) {
 	}
 	if b.len() >= batchStates || len(b.data) >= batchBytes {
 		w.out[o] = nil
-		w.r.w[o].in.put(b)
+		w.r.deliver(o, b)
 	}
 }
 
@@ -628,11 +657,14 @@ type keyIndex struct {
 // worker's new states), writes its link, checks its invariants, adds it to
 // the seen-set and to the next level.
 func (w *bfsWorker) finish(start uint32) {
+	w.rank(start)
+	w.apply()
+}
+
+// rank gives each new state its id: start + its rank among every worker's
+// new states (each worker's sorted by key).
+func (w *bfsWorker) rank(start uint32) {
 	r := w.r
-	s := r.s
-	for i := range w.first {
-		w.first[i] = firstEvent{}
-	}
 	w.ids = w.ids[:0]
 	for i := range w.cands {
 		w.ids = append(w.ids, start+uint32(i))
@@ -649,11 +681,24 @@ func (w *bfsWorker) finish(start uint32) {
 			w.ids[i] += uint32(j)
 		}
 	}
+}
+
+// apply writes the new states' links (unless a coordinator keeps them),
+// settles them in the seen-set, adds them to the next level and notes the
+// first state where each property has an event.
+func (w *bfsWorker) apply() {
+	r := w.r
+	s := r.s
+	for i := range w.first {
+		w.first[i] = firstEvent{}
+	}
 	cd := r.c.codec
 	for i := range w.cands {
 		c := &w.cands[i]
 		id := w.ids[i]
-		s.links.set(id, link{uint32(c.key >> 32), uint32(c.key)})
+		if r.net == nil {
+			s.links.set(id, link{uint32(c.key >> 32), uint32(c.key)})
+		}
 		if w.indexed {
 			w.seen.settle(c.fp)
 		}
@@ -768,6 +813,9 @@ func (r *bfsRun) account(depth int, cut bool, start uint32, total int) {
 			s.depth = max(s.depth, depth+1)
 		}
 	} else {
+		if r.fetch != nil {
+			r.fetch()
+		}
 		p := uint32(stop.time >> 32)
 		for _, w := range r.w {
 			for i, id := range w.expanded {

@@ -59,6 +59,9 @@ type Options struct {
 	// states, transitions and verdicts when it runs to the end, traces
 	// that depend on the scheduling.
 	Workers int
+	// Cluster, when set, runs the BFS distributed over worker processes
+	// (dist.go); Workers is then ignored.
+	Cluster *Cluster
 	// Fingerprint is the width of state fingerprints in bits: 64 (the
 	// default, also 0) or 128, for runs of 10^8 states and more.
 	Fingerprint int
@@ -131,6 +134,12 @@ func (o *Options) validate() error {
 		return errors.New("partial-order reduction runs sequentially: use --workers 1 with --por")
 	case o.LevelInMemory != 0 && o.Strategy != BFS:
 		return errors.New("level-states applies to the BFS only (the DFS keeps just its stack)")
+	case o.Cluster != nil && o.Strategy != BFS:
+		return errors.New("the distributed search is a BFS: drop --strategy dfs")
+	case o.Cluster != nil && o.POR:
+		return errors.New("partial-order reduction runs sequentially: not with a distributed search")
+	case o.Cluster != nil && o.Liveness:
+		return errors.New("the liveness check does not run distributed: drop --liveness")
 	case o.Fingerprint != 0 && o.Fingerprint != 64 && o.Fingerprint != 128:
 		return fmt.Errorf("fingerprint must be 64 or 128 bits, got %d", o.Fingerprint)
 	}

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -62,6 +63,9 @@ func New(sys model.System, opt Options) (*Checker, error) {
 	if cd, ok := sys.(model.Codec); ok && cd.Encodable() {
 		c.codec = cd
 	}
+	if opt.Cluster != nil && c.codec == nil {
+		return nil, errors.New("the distributed search sends states as bytes: this spec's states cannot be encoded")
+	}
 	return c, nil
 }
 
@@ -73,11 +77,25 @@ func (c *Checker) Run() *Result {
 		}
 		return c.dfs()
 	}
-	r := c.bfs()
+	var r *Result
+	if c.opt.Cluster != nil {
+		r = c.bfsDistributed()
+	} else {
+		r = c.bfs()
+	}
 	if c.opt.POR && r.Verdict == Violated {
 		c.shorten(r)
 	}
 	return r
+}
+
+// workers is the number of workers that ran the search: goroutines, or
+// the worker processes of a distributed search.
+func (c *Checker) workers() int {
+	if c.opt.Cluster != nil {
+		return c.opt.Cluster.Workers
+	}
+	return max(1, c.opt.Workers)
 }
 
 // fingerprintBits is the width of the fingerprints: 64 or 128.
@@ -292,7 +310,7 @@ func (s *search) result() *Result {
 		QueueDisk:       s.queueDisk,
 		Collision:       collisionEstimate(n, s.c.fingerprintBits()),
 		Fingerprint:     s.c.fingerprintBits(),
-		Workers:         max(1, s.c.opt.Workers),
+		Workers:         s.c.workers(),
 		AmpleStates:     s.reduced,
 		SymmetryBounded: s.symBounded,
 	}

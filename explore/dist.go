@@ -1,0 +1,204 @@
+package explore
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/nats-io/nats.go"
+)
+
+// The distributed BFS (docs/distributed.md): the owner-computes BFS of
+// bfs.go with its partitions in worker processes, reached over NATS. Each
+// worker process owns one partition: its seen-set, its frontier and its
+// level's new states; successors travel between workers in the same
+// batches as in process, on subject RUN.bat.K. The coordinator holds no
+// state of the search's space but every parent link: it drives each level
+// with commands (RUN.cmd.K, replies on RUN.rep.K), ranks the level's new
+// states by merging the workers' sorted keys (a key is the link), and runs
+// bfs.go's account on what the workers report. Ids, counts, verdicts and
+// traces are therefore those of the in-process BFS with as many workers.
+//
+// Not yet built (docs/distributed.md): virtual partitions, checkpoints and
+// reassigning a dead worker's partitions. A worker that stops answering, a
+// lost batch or a lost connection stops the search as incomplete, never
+// with a verdict.
+
+// Cluster connects a distributed search's coordinator to its workers
+// (Options.Cluster). The workers have joined already (cmd/mxcheck does
+// the joining) and serve run with ServeWorker.
+type Cluster struct {
+	Conn    *nats.Conn
+	Run     string // the subjects' prefix, unique to the run
+	Workers int    // worker processes, indexes 0..Workers-1
+}
+
+// Commands of the coordinator, the first byte of a command.
+const (
+	opSeed     = 1 // initial states for the worker's partition
+	opExpand   = 2 // expand a level
+	opKeys     = 3 // the level's new states' keys, sorted
+	opFinish   = 4 // their ids: settle them, next level
+	opExpanded = 5 // the ids expanded this level and their transitions
+	opHalt     = 6 // a limit was reached: wind up the level (no reply)
+	opEnd      = 7 // the search is over
+	opPing     = 8 // are you there (sequence 0, until every worker answers)
+)
+
+// heartbeat is how often a worker says it is alive; silentAfter is when
+// the coordinator gives it up.
+const (
+	heartbeatEvery = 500 // ms
+	silentAfter    = 10  // s
+)
+
+// wbuf builds a message.
+type wbuf struct{ b []byte }
+
+func (w *wbuf) u8(v uint8)   { w.b = append(w.b, v) }
+func (w *wbuf) u32(v uint32) { w.b = binary.LittleEndian.AppendUint32(w.b, v) }
+func (w *wbuf) u64(v uint64) { w.b = binary.LittleEndian.AppendUint64(w.b, v) }
+func (w *wbuf) bytes(p []byte) {
+	w.u32(uint32(len(p)))
+	w.b = append(w.b, p...)
+}
+func (w *wbuf) str(s string) { w.bytes([]byte(s)) }
+
+// rbuf reads a message; a short message sets err and reads zeros.
+type rbuf struct {
+	b   []byte
+	err error
+}
+
+func (r *rbuf) take(n int) []byte {
+	if r.err != nil || len(r.b) < n {
+		r.err = errors.New("distributed: a message is truncated")
+		return make([]byte, n)
+	}
+	p := r.b[:n]
+	r.b = r.b[n:]
+	return p
+}
+func (r *rbuf) u8() uint8   { return r.take(1)[0] }
+func (r *rbuf) u32() uint32 { return binary.LittleEndian.Uint32(r.take(4)) }
+func (r *rbuf) u64() uint64 { return binary.LittleEndian.Uint64(r.take(8)) }
+func (r *rbuf) bytes() []byte {
+	n := int(r.u32())
+	if r.err == nil && n > len(r.b) {
+		r.err = errors.New("distributed: a message is truncated")
+	}
+	return r.take(n)
+}
+func (r *rbuf) str() string { return string(r.bytes()) }
+
+// A message larger than a NATS payload goes in parts: each part is
+// (sequence, last flag, data); parts of one message arrive in order (one
+// publisher, one subject).
+
+// maxPart is the largest part sent: well under NATS's max payload.
+func maxPart(nc *nats.Conn) int {
+	return int(min(nc.MaxPayload()/2, 512<<10))
+}
+
+// publishParts sends msg on subj as parts of sequence seq.
+func publishParts(nc *nats.Conn, subj string, seq uint32, msg []byte) error {
+	max := maxPart(nc)
+	for {
+		n := min(len(msg), max)
+		last := n == len(msg)
+		p := make([]byte, 0, n+5)
+		p = binary.LittleEndian.AppendUint32(p, seq)
+		if last {
+			p = append(p, 1)
+		} else {
+			p = append(p, 0)
+		}
+		p = append(p, msg[:n]...)
+		if err := nc.Publish(subj, p); err != nil {
+			return err
+		}
+		if msg = msg[n:]; last {
+			return nil
+		}
+	}
+}
+
+// assembler joins the parts of messages from several senders.
+type assembler struct {
+	mu   sync.Mutex
+	part map[int][]byte // by sender
+}
+
+// add adds a part from sender k; it returns the whole message when this
+// part was its last.
+func (a *assembler) add(k int, p []byte) (seq uint32, msg []byte, done bool, err error) {
+	if len(p) < 5 {
+		return 0, nil, false, fmt.Errorf("distributed: a part of %d bytes", len(p))
+	}
+	seq = binary.LittleEndian.Uint32(p)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.part == nil {
+		a.part = map[int][]byte{}
+	}
+	buf := append(a.part[k], p[5:]...)
+	if p[4] == 0 {
+		a.part[k] = buf
+		return seq, nil, false, nil
+	}
+	delete(a.part, k)
+	return seq, buf, true, nil
+}
+
+// encodeBatch writes a batch for the network: sender, last flag, the
+// number of batches sent to the destination before this one (the
+// receiver's check that none was lost), then each successor.
+func encodeBatch(from int, sent uint32, b *batch) []byte {
+	w := wbuf{b: make([]byte, 0, 16+len(b.data)+len(b.fps)*32)}
+	w.u32(uint32(from))
+	if b.last {
+		w.u8(1)
+	} else {
+		w.u8(0)
+	}
+	w.u32(sent)
+	w.u32(uint32(len(b.fps)))
+	start := 0
+	for i, f := range b.fps {
+		w.u64(f.lo)
+		w.u64(f.hi)
+		w.u64(b.keys[i])
+		w.u32(b.tixs[i])
+		w.bytes(b.data[start:b.ends[i]])
+		start = b.ends[i]
+	}
+	return w.b
+}
+
+// decodeBatch reads what encodeBatch wrote into b.
+func decodeBatch(p []byte, b *batch) (from int, sent uint32, err error) {
+	r := rbuf{b: p}
+	from = int(r.u32())
+	b.last = r.u8() == 1
+	sent = r.u32()
+	n := int(r.u32())
+	for i := 0; i < n && r.err == nil; i++ {
+		b.fps = append(b.fps, fingerprint{lo: r.u64(), hi: r.u64()})
+		b.keys = append(b.keys, r.u64())
+		b.tixs = append(b.tixs, r.u32())
+		b.data = append(b.data, r.bytes()...)
+		b.ends = append(b.ends, len(b.data))
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = errors.New("distributed: a batch has bytes left over")
+	}
+	return from, sent, r.err
+}
+
+// subject names.
+func cmdSubject(run string, k int) string   { return fmt.Sprintf("%s.cmd.%d", run, k) }
+func repSubject(run string, k int) string   { return fmt.Sprintf("%s.rep.%d", run, k) }
+func batchSubject(run string, k int) string { return fmt.Sprintf("%s.bat.%d", run, k) }
+func hbSubject(run string, k int) string    { return fmt.Sprintf("%s.hb.%d", run, k) }
+func coordBeatSubject(run string) string    { return run + ".chb" }

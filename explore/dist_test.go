@@ -1,0 +1,149 @@
+package explore
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+
+	"github.com/mxcheck/mxcheck/model"
+)
+
+// toyBytes encodes a toy's state (an int), so that a toy can run
+// distributed.
+type toyBytes struct{}
+
+func (toyBytes) Encodable() bool { return true }
+func (toyBytes) AppendState(dst []byte, s model.State) []byte {
+	return binary.AppendVarint(dst, int64(s.(int)))
+}
+func (toyBytes) ReadState(src []byte, _ model.State) (model.State, error) {
+	v, n := binary.Varint(src)
+	if n <= 0 || n != len(src) {
+		return nil, errors.New("toy: bad encoding")
+	}
+	return int(v), nil
+}
+
+type (
+	bytesToy struct {
+		*toy
+		toyBytes
+	}
+	bytesDesc struct {
+		toyDesc
+		toyBytes
+	}
+	bytesWorker struct {
+		toyWorker
+		toyBytes
+	}
+)
+
+// startNATS starts a NATS server on a free loopback port for the test.
+func startNATS(t testing.TB) (*server.Server, string) {
+	t.Helper()
+	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		t.Fatal("NATS server not ready")
+	}
+	t.Cleanup(ns.Shutdown)
+	return ns, ns.ClientURL()
+}
+
+var runSeq atomic.Int64
+
+// runDistributed runs sys over n workers (goroutines, each with its own
+// connection and Checker) and a coordinator, through the NATS server at url.
+func runDistributed(t testing.TB, url string, sys model.System, opt Options, n int) *Result {
+	t.Helper()
+	name := fmt.Sprintf("t%d", runSeq.Add(1))
+	errs := make(chan error, n)
+	for k := 0; k < n; k++ {
+		nc, err := nats.Connect(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := New(sys, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			defer nc.Close()
+			errs <- ServeWorker(c, nc, name, k, n)
+		}()
+	}
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	o := opt
+	o.Cluster = &Cluster{Conn: nc, Run: name, Workers: n}
+	res := run(sys, o)
+	for k := 0; k < n; k++ {
+		select {
+		case err := <-errs:
+			if err != nil {
+				t.Errorf("worker: %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("a worker did not end")
+		}
+	}
+	return res
+}
+
+// The distributed BFS gives the in-process BFS's counts, verdicts and
+// traces, stopping at the same point (first violation, max-states, depth
+// cut, deadlock).
+func TestDistributedIdentical(t *testing.T) {
+	_, url := startNATS(t)
+	defer func(n int) { batchStates = n }(batchStates)
+	batchStates = 7 // many batches a level
+	chain := &toy{init: []int{0}, edges: edges([2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4}, [2]int{0, 5}, [2]int{5, 4}),
+		bad: map[string]func(int) bool{"a": func(s int) bool { return s == 4 }}}
+	mod := &toy{init: []int{0, 3}, next: func(s int) []toyEdge {
+		return []toyEdge{{to: (s + 1) % 5000}, {to: 7 * s % 5000}, {to: (s + 13) % 5000}}
+	},
+		bad: map[string]func(int) bool{"a": func(s int) bool { return s == 4999 }, "b": func(s int) bool { return s == 2500 }}}
+	stuck := toyWorker{&toy{init: []int{0}, next: func(s int) []toyEdge {
+		if s > 300 {
+			return []toyEdge{{to: s}}
+		}
+		return []toyEdge{{to: s + 1}, {to: s + 2}}
+	}, pending: func(int) bool { return true }}}
+	for name, tc := range map[string]struct {
+		sys model.System
+		opt Options
+	}{
+		"shortest":   {bytesDesc{toyDesc{chain}, toyBytes{}}, Options{}},
+		"continue":   {bytesDesc{toyDesc{mod}, toyBytes{}}, Options{Continue: true}},
+		"first":      {bytesDesc{toyDesc{mod}, toyBytes{}}, Options{}},
+		"max-states": {bytesToy{mod, toyBytes{}}, Options{MaxStates: 1333}},
+		"max-depth":  {bytesToy{mod, toyBytes{}}, Options{MaxDepth: 3}},
+		"deadlock":   {bytesWorker{stuck, toyBytes{}}, Options{}},
+		"verified":   {bytesToy{&toy{init: []int{0}, next: mod.next}, toyBytes{}}, Options{}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, n := range []int{1, 3} {
+				o := tc.opt
+				o.Workers = n
+				in := run(tc.sys, o)
+				dist := runDistributed(t, url, tc.sys, tc.opt, n)
+				if !sameResult(in, dist) {
+					t.Errorf("%d workers: distributed differs:\nin   %+v %+v %q\ndist %+v %+v %q", n, in.Stats, in.Properties, in.Limit, dist.Stats, dist.Properties, dist.Limit)
+				}
+			}
+		})
+	}
+}
