@@ -39,6 +39,7 @@ usage:
   mxcheck swarm SPEC --index I --of N --out DIR [flags]
                                 member I of N diversified DFS runs, no coordination (finds bugs, proves nothing)
   mxcheck swarm-report DIR      merge a swarm's member files: violations found, shortest traces
+  mxcheck worker --nats URL     serve a distributed search (check SPEC --distributed --workers N ...)
   mxcheck COMMAND --help        flags of a command
 
 exit codes: 0 verified / reproduced, 1 violated / not reproduced,
@@ -92,7 +93,7 @@ func dispatch(args []string, stdout, stderr io.Writer) (int, error) {
 	if cmd := extraCommands[args[0]]; cmd != nil {
 		return cmd(args[1:], stdout, stderr)
 	}
-	return exitUsage, usagef("unknown command %q (want list, check, simulate, replay, suite, serve, history, swarm or swarm-report; see mxcheck --help)", args[0])
+	return exitUsage, usagef("unknown command %q (want list, check, simulate, replay, suite, serve, history, swarm, swarm-report or worker; see mxcheck --help)", args[0])
 }
 
 // parse parses fs, turning pflag's errors into one-line usage errors. It
@@ -163,6 +164,7 @@ type checkFlags struct {
 	levels      int
 	html        string
 	extra       checkExtras // simulate.go's additions: --minimize, --history-html
+	dist        distFlags   // dist.go's: --distributed, --listen, --nats
 }
 
 func (f *checkFlags) register(fs *pflag.FlagSet) {
@@ -187,6 +189,7 @@ func (f *checkFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.html, "html", "", "write the counterexample (or the verdict) as one self-contained HTML page to this file")
 	fs.StringVar(&f.choices, "choices", "probabilistic", "random choices in liveness: probabilistic (holds with probability 1) or adversarial")
 	f.extra.register(fs)
+	f.dist.register(fs)
 }
 
 // options turns the shared flags into search options.
@@ -234,6 +237,49 @@ func (f *checkFlags) options() (explore.Options, error) {
 	return opt, nil
 }
 
+// preparedCheck is a check command line, parsed: the spec, its system and
+// parameters, the flags and the search options they give.
+type preparedCheck struct {
+	args   []string
+	spec   *model.Spec
+	sys    model.System
+	values model.Values
+	cf     checkFlags
+	opt    explore.Options
+}
+
+// prepareCheck parses a check command line (SPEC [flags]) and compiles the
+// spec; help reports that --help was asked for (and printed).
+func prepareCheck(args []string, stdout io.Writer) (p *preparedCheck, help bool, err error) {
+	spec := lookupSpec(args[0])
+	if spec == nil {
+		return nil, false, usagef("unknown spec %q (known: %s)", args[0], specNames())
+	}
+	fs := pflag.NewFlagSet("check "+spec.Name, pflag.ContinueOnError)
+	p = &preparedCheck{args: args, spec: spec}
+	p.cf.register(fs)
+	given, err := specFlags(fs, spec)
+	if err != nil {
+		return nil, false, err
+	}
+	if help, err := parse(fs, args[1:], stdout, "usage: mxcheck check "+spec.Name+" [flags]\n\n"+spec.Summary); help || err != nil {
+		return nil, help, err
+	}
+	if fs.NArg() > 0 {
+		return nil, false, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	sys, bound, err := spec.Compile(given())
+	if err != nil {
+		return nil, false, usageError{err.Error()}
+	}
+	p.sys, p.values = sys, bound.Values()
+	if p.opt, err = p.cf.options(); err != nil {
+		return nil, false, err
+	}
+	p.opt.Symmetry = symmetryFor(sys, p.cf.symmetry, fs.Changed("symmetry"))
+	return p, false, p.cf.dist.validate(fs, &p.cf)
+}
+
 func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 {
 		return exitUsage, usagef("check needs a spec name: mxcheck check SPEC [flags] (see mxcheck list)")
@@ -244,39 +290,25 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintf(stdout, "usage: mxcheck check SPEC [flags]\n\nspecs: %s (mxcheck list shows their flags)\n\nflags:\n%s", specNames(), fs.FlagUsages())
 		return exitOK, nil
 	}
-	spec := lookupSpec(args[0])
-	if spec == nil {
-		return exitUsage, usagef("unknown spec %q (known: %s)", args[0], specNames())
-	}
-	fs := pflag.NewFlagSet("check "+spec.Name, pflag.ContinueOnError)
-	var cf checkFlags
-	cf.register(fs)
-	given, err := specFlags(fs, spec)
-	if err != nil {
-		return exitUsage, err
-	}
-	if help, err := parse(fs, args[1:], stdout, "usage: mxcheck check "+spec.Name+" [flags]\n\n"+spec.Summary); help || err != nil {
+	p, help, err := prepareCheck(args, stdout)
+	if help || err != nil {
 		return exitOK, err
 	}
-	if fs.NArg() > 0 {
-		return exitUsage, usagef("unexpected argument %q", fs.Arg(0))
-	}
-	sys, bound, err := spec.Compile(given())
-	if err != nil {
-		return exitUsage, usageError{err.Error()}
-	}
-	values := bound.Values()
-	opt, err := cf.options()
-	if err != nil {
-		return exitUsage, err
-	}
-	opt.Symmetry = symmetryFor(sys, cf.symmetry, fs.Changed("symmetry"))
+	spec, sys, values, cf, opt := p.spec, p.sys, p.values, p.cf, p.opt
 	if !cf.quiet && isTerminal(stderr) {
 		opt.Progress = stderr
 	}
 	stop, release := interruptOnSignal(stderr)
 	defer release()
 	opt.Interrupt = stop
+	if cf.dist.on() {
+		cl, closeCluster, err := cf.dist.start(p, stop, stderr)
+		if err != nil {
+			return exitUsage, err
+		}
+		defer closeCluster()
+		opt.Cluster = cl
+	}
 	chk, err := explore.New(sys, opt)
 	if err != nil {
 		return exitUsage, usageError{err.Error()}
@@ -362,6 +394,9 @@ func describeSearch(o explore.Options) string {
 		// BFS's result is the same for any number of workers (the summary
 		// gives it).
 		parts = append(parts, fmt.Sprintf("parallel, %d workers", o.Workers))
+	}
+	if o.Cluster != nil {
+		parts = append(parts, fmt.Sprintf("distributed over %d worker processes", o.Cluster.Workers))
 	}
 	if o.Symmetry {
 		parts = append(parts, "symmetry")

@@ -21,6 +21,7 @@ var extraCommands = map[string]func(args []string, stdout, stderr io.Writer) (in
 	"history":      cmdHistory,
 	"swarm":        cmdSwarm,       // swarm.go
 	"swarm-report": cmdSwarmReport, // swarm_report.go
+	"worker":       cmdWorker,      // dist.go
 }
 
 // simFlags are simulate's own flags.
