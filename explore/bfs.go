@@ -152,6 +152,7 @@ type bfsRun struct {
 	stopped atomic.Bool  // a limit or a panic: every worker winds up the level
 	limit   atomic.Value // string: the limit reached mid-level
 	pool    sync.Pool    // *batch
+	ck      ckState      // checkpoints (checkpoint_write.go)
 }
 
 // bfs explores level by level, so the first violation of each invariant is
@@ -199,8 +200,14 @@ func (c *Checker) bfs() *Result {
 			w.next.close()
 		}
 	}()
-	r.initial()
-	for depth := 0; !s.stop; depth++ {
+	first := 0
+	r.ck.last = s.start
+	if c.resume != nil {
+		first = r.restore(c.resume) // checkpoint_load.go
+	} else {
+		r.initial()
+	}
+	for depth := first; !s.stop; depth++ {
 		total := 0
 		for _, w := range r.w {
 			w.cur, w.next = w.next, w.cur
@@ -211,22 +218,24 @@ func (c *Checker) bfs() *Result {
 			break
 		}
 		r.level(depth)
+		r.afterLevel(depth) // a checkpoint, when due
 	}
 	for _, w := range r.w {
 		s.queueDisk += w.cur.disk + w.next.disk
 		if w.x.canon != nil {
 			s.symBounded += w.x.canon.Bounded
+			w.x.canon.Bounded = 0 // s.x is worker 0's: result must not add it again
 		}
 	}
 	for _, w := range r.w {
 		for _, l := range []*level{w.cur, w.next} {
 			if l.spillErr != nil {
 				s.warn(fmt.Sprintf("BFS levels beyond %d states stayed in memory: cannot create a temporary file (TMPDIR): %v", inMem, l.spillErr))
-				return s.result()
+				return r.result()
 			}
 		}
 	}
-	return s.result()
+	return r.result()
 }
 
 // initial discovers the initial states, in order, on the calling goroutine.

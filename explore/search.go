@@ -18,6 +18,7 @@ type Checker struct {
 	ind    model.Independence // non-nil when partial-order reduction is on
 	codec  model.Codec        // non-nil when states can be written to disk
 	active *search            // the latest search, for SpecPanic
+	resume *manifest          // the checkpoint to resume from (Options.Resume)
 }
 
 // New validates opt against sys and returns a Checker.
@@ -61,6 +62,9 @@ func New(sys model.System, opt Options) (*Checker, error) {
 	c.desc, _ = sys.(model.Describer)
 	if cd, ok := sys.(model.Codec); ok && cd.Encodable() {
 		c.codec = cd
+	}
+	if err := c.checkpointCheck(); err != nil { // checkpoint.go
+		return nil, err
 	}
 	return c, nil
 }
