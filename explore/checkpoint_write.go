@@ -183,6 +183,10 @@ func (r *bfsRun) result() *Result {
 		st := r.ck.stats
 		st.Dir = o.Checkpoint
 		res.Checkpoint = &st
+		if el := res.Stats.Elapsed.Seconds(); el > 0 {
+			// The states this process found, per second.
+			res.Stats.Rate = float64(res.Stats.Distinct-st.ResumedStates) / el
+		}
 	}
 	return res
 }

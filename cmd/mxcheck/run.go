@@ -238,6 +238,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if args[0] == "-h" || args[0] == "--help" {
 		fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
 		new(checkFlags).register(fs)
+		new(checkpointFlags).register(fs)
 		fmt.Fprintf(stdout, "usage: mxcheck check SPEC [flags]\n\nspecs: %s (mxcheck list shows their flags)\n\nflags:\n%s", specNames(), fs.FlagUsages())
 		return exitOK, nil
 	}
@@ -248,6 +249,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := pflag.NewFlagSet("check "+spec.Name, pflag.ContinueOnError)
 	var cf checkFlags
 	cf.register(fs)
+	var ckf checkpointFlags // checkpoint.go
+	ckf.register(fs)
 	given, err := specFlags(fs, spec)
 	if err != nil {
 		return exitUsage, err
@@ -268,6 +271,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 		return exitUsage, err
 	}
 	opt.Symmetry = symmetryFor(sys, cf.symmetry, fs.Changed("symmetry"))
+	if err := ckf.apply(&opt, spec.Name, values); err != nil {
+		return exitUsage, err
+	}
 	if !cf.quiet && isTerminal(stderr) {
 		opt.Progress = stderr
 	}
@@ -310,6 +316,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if extraErr != nil {
 		fmt.Fprintf(stderr, "mxcheck: %v\n", extraErr)
 	}
+	ckf.report(stderr, spec.Name, args, res)
 	if outs.html != nil {
 		cmd := commandLine(append([]string{"mxcheck", "check"}, withoutFlag(args, "html")...))
 		link := ""
