@@ -113,3 +113,37 @@ func TestCheckpointProcess(t *testing.T) {
 		t.Fatalf("resumed twice:\n%s\nuninterrupted:\n%s", got, summary(want))
 	}
 }
+
+// Checkpoint flags the run cannot honour, and a checkpoint of another
+// configuration, are exit 2 with one line saying why.
+func TestCheckpointBadInput(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ck")
+	if code, _, errs := call("check", "ra", "--quiet", "--checkpoint", dir, "--checkpoint-every", "0"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"dfs", []string{"check", "ra", "--strategy", "dfs", "--checkpoint", t.TempDir()}, "BFS only"},
+		{"liveness", []string{"check", "ra", "--liveness", "--checkpoint", t.TempDir()}, "liveness"},
+		{"every", []string{"check", "ra", "--checkpoint", t.TempDir(), "--checkpoint-every", "-1s"}, "must not be negative"},
+		{"nothing-to-resume", []string{"check", "ra", "--resume", t.TempDir()}, "no checkpoint there"},
+		{"other-nodes", []string{"check", "ra", "--nodes", "4", "--resume", dir}, `--nodes: "3" there, "4" here`},
+		{"other-mutant", []string{"check", "ra", "--mutant", "defer-forever", "--resume", dir}, `--mutant: "none" there, "defer-forever" here`},
+		{"occupied", []string{"check", "ra", "--checkpoint", dir}, "already holds a checkpoint"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := call(tc.args...)
+			if code != exitUsage || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want exit 2 and one line with %q", code, errs, tc.want)
+			}
+		})
+	}
+	// The finished run's last checkpoint resumes to the same result.
+	code, out, errs := call("check", "ra", "--resume", dir)
+	if code != exitOK || !strings.Contains(out, "distinct states: 3275  transitions: 10246  depth: 21") {
+		t.Errorf("resume of a finished run: exit %d\n%s%s", code, out, errs)
+	}
+}
