@@ -41,11 +41,9 @@ import (
 // checkpointVersion is the format of the files; a reader refuses others.
 const checkpointVersion = 1
 
-// defaultCheckpointEvery is what the CLI uses for --checkpoint-every.
-const defaultCheckpointEvery = 5 * time.Minute
-
-// DefaultCheckpointEvery is the CLI's default interval between checkpoints.
-const DefaultCheckpointEvery = defaultCheckpointEvery
+// DefaultCheckpointEvery is the CLI's default interval between checkpoints
+// (--checkpoint-every).
+const DefaultCheckpointEvery = 5 * time.Minute
 
 // CheckpointStats describes the checkpoints of a run (Result.Checkpoint).
 // Sizes and durations depend on the machine; the rest is deterministic.

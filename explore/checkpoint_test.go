@@ -257,6 +257,9 @@ func TestCheckpointLeftovers(t *testing.T) {
 	if len(names) != 1 || names[0] != checkpointName(10) {
 		t.Fatalf("checkpoints after the resumed run: %v", names)
 	}
+	if tmps, _ := filepath.Glob(filepath.Join(dir, ".tmp-*")); len(tmps) != 0 {
+		t.Fatalf("leftovers not removed: %v", tmps)
+	}
 	if g := ckComparable(t, ckRun(t, sys, Options{Resume: dir, Checkpoint: dir})); g != want {
 		t.Fatalf("twice resumed: %s\nwant %s", g, want)
 	}

@@ -98,12 +98,18 @@ func (r *bfsRun) writeCheckpoint(next int) (int64, error) {
 	if err := syncDir(dir); err != nil {
 		return 0, unwrapPathErr(err)
 	}
-	// The new checkpoint is durable: the older ones can go.
+	// The new checkpoint is durable: the older ones, and what writes cut
+	// short left behind, can go.
 	if old, err := checkpointDirs(dir); err == nil {
 		for _, o := range old {
 			if o != name {
 				os.RemoveAll(filepath.Join(dir, o))
 			}
+		}
+	}
+	if tmps, err := filepath.Glob(filepath.Join(dir, ".tmp-*")); err == nil {
+		for _, t := range tmps {
+			os.RemoveAll(t)
 		}
 	}
 	var size int64
