@@ -2,6 +2,7 @@ package explore
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -262,5 +263,43 @@ func TestCheckpointLeftovers(t *testing.T) {
 	}
 	if g := ckComparable(t, ckRun(t, sys, Options{Resume: dir, Checkpoint: dir})); g != want {
 		t.Fatalf("twice resumed: %s\nwant %s", g, want)
+	}
+}
+
+// A checkpoint write that fails at any stage leaves the previous one whole
+// and nothing half-written; the search goes on, says so, and the previous
+// checkpoint resumes to the uninterrupted result.
+func TestCheckpointWriteFails(t *testing.T) {
+	sys := ckSystem(t, "ra", nil)
+	want := ckComparable(t, ckRun(t, sys, Options{}))
+	defer func() { checkpointFault = nil }()
+	for _, stage := range []string{"parts", "links", "manifest", "rename"} {
+		t.Run(stage, func(t *testing.T) {
+			level := -1
+			checkpointFault = func(s string) error {
+				if s == stage && level == 6 {
+					return errors.New("disk full")
+				}
+				return nil
+			}
+			dir := t.TempDir()
+			opt := interruptAt(Options{Workers: 2}, dir, 6)
+			hook := opt.levelHook
+			opt.levelHook = func(d int) { hook(d); level = d + 1 }
+			level = 0
+			r := ckRun(t, sys, opt)
+			if r.Checkpoint.Error == "" || len(r.Warnings) == 0 || !strings.Contains(r.Warnings[0], "checkpoint after level 6 not written: disk full") {
+				t.Fatalf("no warning: %+v %q", r.Checkpoint, r.Warnings)
+			}
+			names, _ := checkpointDirs(dir)
+			tmps, _ := filepath.Glob(filepath.Join(dir, ".tmp-*"))
+			if len(names) != 1 || names[0] != checkpointName(6) || len(tmps) != 0 {
+				t.Fatalf("after the failed write: %v, leftovers %v", names, tmps)
+			}
+			checkpointFault = nil
+			if g := ckComparable(t, ckRun(t, sys, Options{Resume: dir, Checkpoint: dir})); g != want {
+				t.Fatalf("resumed: %s\nwant %s", g, want)
+			}
+		})
 	}
 }

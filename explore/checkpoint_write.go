@@ -8,6 +8,17 @@ import (
 	"time"
 )
 
+// checkpointFault, in tests, makes a checkpoint write fail at a stage
+// ("parts", "links", "manifest", "rename") as a full disk would.
+var checkpointFault func(stage string) error
+
+func ckFault(stage string) error {
+	if checkpointFault != nil {
+		return checkpointFault(stage)
+	}
+	return nil
+}
+
 // ckState is the checkpointing of one BFS run.
 type ckState struct {
 	last  time.Time // when the last checkpoint was written (or the run started)
@@ -56,6 +67,9 @@ func (r *bfsRun) writeCheckpoint(next int) (int64, error) {
 	files := make([]manifestFile, len(r.w))
 	errs := make([]error, len(r.w))
 	r.parallel(func(w *bfsWorker) { files[w.id], errs[w.id] = w.writePart(tmp) })
+	if err := ckFault("parts"); err != nil {
+		errs[0] = err
+	}
 	for _, err := range errs {
 		if err != nil {
 			os.RemoveAll(tmp)
@@ -63,6 +77,9 @@ func (r *bfsRun) writeCheckpoint(next int) (int64, error) {
 		}
 	}
 	lf, err := r.writeLinks(tmp)
+	if err == nil {
+		err = ckFault("links")
+	}
 	if err != nil {
 		os.RemoveAll(tmp)
 		return 0, err
@@ -82,11 +99,11 @@ func (r *bfsRun) writeCheckpoint(next int) (int64, error) {
 	for _, e := range s.props.events {
 		m.Props.Events = append(m.Props.Events, manifestEvent{Prop: e.prop, ID: e.id, Depth: e.depth})
 	}
-	if err := writeManifest(tmp, m); err != nil {
+	if err := firstErr(writeManifest(tmp, m), ckFault("manifest")); err != nil {
 		os.RemoveAll(tmp)
 		return 0, unwrapPathErr(err)
 	}
-	if err := syncDir(tmp); err != nil {
+	if err := firstErr(syncDir(tmp), ckFault("rename")); err != nil {
 		os.RemoveAll(tmp)
 		return 0, unwrapPathErr(err)
 	}
@@ -120,6 +137,14 @@ func (r *bfsRun) writeCheckpoint(next int) (int64, error) {
 		size += st.Size()
 	}
 	return size, nil
+}
+
+// firstErr is the first of two errors that is not nil.
+func firstErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
 }
 
 // writePart writes the worker's partition: its seen-set and its next
