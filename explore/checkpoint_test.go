@@ -76,10 +76,16 @@ func TestCheckpointResumeIdentical(t *testing.T) {
 		{"ra-verified", "ra", nil, Options{}},
 		{"ra-violated", "ra", model.Values{"missing": "1:0"}, Options{}},
 		{"ra-continue", "ra", model.Values{"mutant": "defer-forever"}, Options{Continue: true}},
+		{"ra-128-disk", "ra", model.Values{"mutant": "defer-forever"}, Options{Fingerprint: 128, LevelInMemory: 7, Continue: true}},
 		{"ra-por", "ra", model.Values{"missing": "1:0"}, Options{POR: true}},
 		{"lme-symmetry", "lme", model.Values{"nodes": "2", "variant": "repaired"}, Options{Symmetry: true, Continue: true, NoDeadlock: true, MaxDepth: 14}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.opt.LevelInMemory > 0 {
+				// Links and levels on disk too.
+				defer func(c, k int) { linkChunk, linkKeep = c, k }(linkChunk, linkKeep)
+				linkChunk, linkKeep = 64, 3
+			}
 			sys := ckSystem(t, tc.spec, tc.params)
 			ref := tc.opt
 			ref.Workers = 1
@@ -103,6 +109,9 @@ func TestCheckpointResumeIdentical(t *testing.T) {
 					}
 					if first.Checkpoint == nil || first.Checkpoint.Level != k+1 {
 						t.Fatalf("workers %v, level %d: last checkpoint %+v, want level %d", workers, k, first.Checkpoint, k+1)
+					}
+					if tc.opt.LevelInMemory > 0 && k == levels-2 && (first.Stats.LinkDisk == 0 || first.Stats.QueueDisk == 0) {
+						t.Fatalf("nothing went to disk: %+v", first.Stats)
 					}
 					opt.Workers = workers[1]
 					opt.Resume, opt.Checkpoint = dir, dir
