@@ -157,6 +157,7 @@ type bfsRun struct {
 	pool    sync.Pool    // *batch
 	net     *workerNet   // a distributed search's worker process: batches go over the network, links stay with the coordinator
 	fetch   func()       // a distributed search's coordinator: fetch what account needs at a stop
+	ck      ckState      // checkpoints (checkpoint_write.go)
 }
 
 // bfs explores level by level, so the first violation of each invariant is
@@ -192,8 +193,14 @@ func (c *Checker) bfs() *Result {
 			w.next.close()
 		}
 	}()
-	r.initial()
-	for depth := 0; !s.stop; depth++ {
+	first := 0
+	r.ck.last = s.start
+	if c.resume != nil {
+		first = r.restore(c.resume) // checkpoint_load.go
+	} else {
+		r.initial()
+	}
+	for depth := first; !s.stop; depth++ {
 		total := 0
 		for _, w := range r.w {
 			w.cur, w.next = w.next, w.cur
@@ -204,22 +211,24 @@ func (c *Checker) bfs() *Result {
 			break
 		}
 		r.level(depth)
+		r.afterLevel(depth) // a checkpoint, when due
 	}
 	for _, w := range r.w {
 		s.queueDisk += w.cur.disk + w.next.disk
 		if w.x.canon != nil {
 			s.symBounded += w.x.canon.Bounded
+			w.x.canon.Bounded = 0 // s.x is worker 0's: result must not add it again
 		}
 	}
 	for _, w := range r.w {
 		for _, l := range []*level{w.cur, w.next} {
 			if l.spillErr != nil {
 				s.warn(fmt.Sprintf("BFS levels beyond %d states stayed in memory: cannot create a temporary file (TMPDIR): %v", inMem, l.spillErr))
-				return s.result()
+				return r.result()
 			}
 		}
 	}
-	return s.result()
+	return r.result()
 }
 
 // levelInMemory is how many states of a BFS level stay in memory.

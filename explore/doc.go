@@ -43,6 +43,9 @@
 // does not depend on the number. DFS (dfs.go) uses less memory for its
 // frontier; with several workers it is the parallel DFS (pdfs.go): the same
 // states and verdicts when run to the end. All visit the same set of states.
+// The BFS can checkpoint itself at level boundaries and resume from a
+// checkpoint with the uninterrupted run's result (Options.Checkpoint,
+// Options.Resume; checkpoint*.go, one file per partition).
 //
 // Reductions: symmetry (Options.Symmetry) fingerprints states by a canonical
 // key under node and port renamings (reduce.Canonical) while expanding the

@@ -86,6 +86,26 @@ type Options struct {
 	Progress io.Writer
 	// ProgressEvery is the progress interval; 0 means 3 seconds.
 	ProgressEvery time.Duration
+	// Checkpoint, when not empty, is a directory the BFS writes a
+	// checkpoint to after a level, at most every CheckpointEvery (see
+	// checkpoint.go); it must not hold a checkpoint already, unless it is
+	// the Resume directory. BFS only, without liveness, for systems that
+	// can encode their states (model.Codec).
+	Checkpoint string
+	// CheckpointEvery is the least time between two checkpoints; 0 means
+	// after every level.
+	CheckpointEvery time.Duration
+	// Resume, when not empty, is a directory whose newest checkpoint the
+	// search resumes from, instead of starting at the initial states; the
+	// result is that of an uninterrupted run. New refuses a checkpoint of
+	// another configuration, or a corrupt one. The number of workers may
+	// differ from the run that wrote it.
+	Resume string
+	// CheckpointLabel names the configuration in a checkpoint (the CLI puts
+	// the spec and its parameters there): a resume must have the same.
+	CheckpointLabel map[string]string
+
+	levelHook func(depth int) // tests: called after each BFS level
 }
 
 // MaxWorkers bounds Options.Workers: each worker holds its own buffers,

@@ -84,6 +84,7 @@ func (c *Checker) shorten(r *Result) {
 		}
 	}
 	opt.POR, opt.Continue, opt.MaxDepth, opt.MaxStates, opt.Progress = false, true, longest-1, 0, nil
+	opt.Checkpoint, opt.Resume, opt.levelHook = "", "", nil // the run's checkpoints are not this search's
 	plain, err := New(c.sys, opt)
 	if err != nil {
 		return

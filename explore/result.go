@@ -188,6 +188,9 @@ type Result struct {
 	Params map[string]string `json:"params,omitempty"`
 	// Liveness holds the figures of the liveness pass, when it ran.
 	Liveness *LivenessStats `json:"liveness,omitempty"`
+	// Checkpoint describes the checkpoints written and the one resumed
+	// from, when Options.Checkpoint or Options.Resume is set.
+	Checkpoint *CheckpointStats `json:"checkpoint,omitempty"`
 }
 
 // MarshalJSON keeps Elapsed readable.

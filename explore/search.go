@@ -19,6 +19,7 @@ type Checker struct {
 	ind    model.Independence // non-nil when partial-order reduction is on
 	codec  model.Codec        // non-nil when states can be written to disk
 	active *search            // the latest search, for SpecPanic
+	resume *manifest          // the checkpoint to resume from (Options.Resume)
 }
 
 // New validates opt against sys and returns a Checker.
@@ -65,6 +66,9 @@ func New(sys model.System, opt Options) (*Checker, error) {
 	}
 	if opt.Cluster != nil && c.codec == nil {
 		return nil, errors.New("the distributed search sends states as bytes: this spec's states cannot be encoded")
+	}
+	if err := c.checkpointCheck(); err != nil { // checkpoint.go
+		return nil, err
 	}
 	return c, nil
 }

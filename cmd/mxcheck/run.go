@@ -245,6 +245,7 @@ type preparedCheck struct {
 	sys    model.System
 	values model.Values
 	cf     checkFlags
+	ckf    checkpointFlags
 	opt    explore.Options
 }
 
@@ -258,6 +259,7 @@ func prepareCheck(args []string, stdout io.Writer) (p *preparedCheck, help bool,
 	fs := pflag.NewFlagSet("check "+spec.Name, pflag.ContinueOnError)
 	p = &preparedCheck{args: args, spec: spec}
 	p.cf.register(fs)
+	p.ckf.register(fs) // checkpoint.go
 	given, err := specFlags(fs, spec)
 	if err != nil {
 		return nil, false, err
@@ -277,6 +279,12 @@ func prepareCheck(args []string, stdout io.Writer) (p *preparedCheck, help bool,
 		return nil, false, err
 	}
 	p.opt.Symmetry = symmetryFor(sys, p.cf.symmetry, fs.Changed("symmetry"))
+	if err := p.ckf.apply(&p.opt, spec.Name, p.values); err != nil {
+		return nil, false, err
+	}
+	if p.cf.dist.on() && (p.opt.Checkpoint != "" || p.opt.Resume != "") {
+		return nil, false, usagef("--checkpoint and --resume are not built for the distributed search yet (docs/distributed.md)")
+	}
 	return p, false, p.cf.dist.validate(fs, &p.cf)
 }
 
@@ -287,6 +295,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if args[0] == "-h" || args[0] == "--help" {
 		fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
 		new(checkFlags).register(fs)
+		new(checkpointFlags).register(fs)
 		fmt.Fprintf(stdout, "usage: mxcheck check SPEC [flags]\n\nspecs: %s (mxcheck list shows their flags)\n\nflags:\n%s", specNames(), fs.FlagUsages())
 		return exitOK, nil
 	}
@@ -294,7 +303,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if help || err != nil {
 		return exitOK, err
 	}
-	spec, sys, values, cf, opt := p.spec, p.sys, p.values, p.cf, p.opt
+	spec, sys, values, cf, opt, ckf := p.spec, p.sys, p.values, p.cf, p.opt, p.ckf
 	if !cf.quiet && isTerminal(stderr) {
 		opt.Progress = stderr
 	}
@@ -345,6 +354,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) (int, error) {
 	if extraErr != nil {
 		fmt.Fprintf(stderr, "mxcheck: %v\n", extraErr)
 	}
+	ckf.report(stderr, spec.Name, args, res)
 	if outs.html != nil {
 		cmd := commandLine(append([]string{"mxcheck", "check"}, withoutFlag(args, "html")...))
 		link := ""
