@@ -140,7 +140,8 @@ type bfsWorker struct {
 	onSucc   func(*succ) bool // w.successor, made once
 	order    []keyIndex       // sortCandidates' scratch
 	panicked *workerPanic
-	done     atomic.Int64 // states expanded, for progress
+	done     atomic.Int64  // states expanded, for progress
+	rec      *liveRecorder // liverecord.go: the liveness graph's part of this worker
 }
 
 // bfsRun is one BFS.
@@ -152,6 +153,7 @@ type bfsRun struct {
 	stopped atomic.Bool  // a limit or a panic: every worker winds up the level
 	limit   atomic.Value // string: the limit reached mid-level
 	pool    sync.Pool    // *batch
+	live    *liveRecord  // liverecord.go: nil unless the liveness graph is recorded
 }
 
 // bfs explores level by level, so the first violation of each invariant is
@@ -179,6 +181,8 @@ func (c *Checker) bfs() *Result {
 		r.w = append(r.w, w)
 	}
 	s.x = r.w[0].x
+	r.live = newLiveRecord(r)
+	s.live = r.live
 	s.seenBytes = func() int64 {
 		var b int64
 		for _, w := range r.w {
@@ -240,6 +244,7 @@ func (r *bfsRun) initial() {
 			continue
 		}
 		id := s.addLink(link{noParent, uint32(i)})
+		r.live.root(w, f, id, i)
 		s.at = panicSite{id: id, valid: true}
 		s.checkNew(x, st, id, 0)
 		s.at.valid = false
@@ -271,6 +276,7 @@ func (r *bfsRun) level(depth int) {
 		if r.failed() {
 			return
 		}
+		r.live.levelDone(start, total)
 	}
 	r.account(depth, cut, start, total)
 }
@@ -393,7 +399,13 @@ func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
 			}
 			onSucc = w.onSucc
 		}
+		if w.rec != nil {
+			onSucc = w.rec.begin(id, st)
+		}
 		k, dead := w.x.expand(st, ample, !cut, wantDeadlock, onSucc)
+		if w.rec != nil {
+			w.rec.end()
+		}
 		w.trans += int64(k)
 		w.expanded = append(w.expanded, id)
 		w.succN = append(w.succN, k)

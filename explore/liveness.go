@@ -99,7 +99,16 @@ func (s *search) liveness(r *Result) {
 		}
 	}
 	t0 := time.Now()
-	g, limit := buildGraph(l, lim, progress)
+	g, limit := s.live.graph(), "" // liverecord.go: recorded during the BFS
+	recorded := g != nil
+	if !recorded {
+		g, limit = buildGraph(l, lim, progress)
+	} else if lim.maxStates > 0 && g.states() > lim.maxStates {
+		limit = "max-states"
+	}
+	if testLiveGraph != nil {
+		testLiveGraph(g, recorded)
+	}
 	build := time.Since(t0)
 	stopped := r.stopped // props.go
 	if limit != "" {
