@@ -53,7 +53,9 @@ type LivenessStats struct {
 	Rounds int `json:"rounds"`
 	// GraphBytes is the memory of the stored graph.
 	GraphBytes int64 `json:"graph_bytes"`
-	// Build is the time to build the graph, Analysis the time to search it.
+	// Build is the time to build the graph (when the BFS recorded it, only
+	// the time to assemble the record: the recording counts in the search's
+	// time), Analysis the time to search it.
 	Build    time.Duration `json:"build_ns"`
 	Analysis time.Duration `json:"analysis_ns"`
 }

@@ -161,7 +161,15 @@ func TestLiveRecordFallback(t *testing.T) {
 		if len(gb.dst) == 0 {
 			t.Fatal("the toy has no edges")
 		}
-		opt.Workers = 1
+		opt.Workers, opt.Fingerprint = 3, 128
+		r, g := liveRun(t, sys, opt, true)
+		sameGraph(t, mode.String()+" 128-bit", g, gb)
+		sameLiveness(t, mode.String()+" 128-bit", r, ref)
+		opt.Fingerprint, opt.LevelInMemory = 0, 1 // levels on disk
+		r, g = liveRun(t, sys, opt, true)
+		sameGraph(t, mode.String()+" levels on disk", g, gb)
+		sameLiveness(t, mode.String()+" levels on disk", r, ref)
+		opt.Workers, opt.LevelInMemory = 1, 0
 		opt.Strategy = DFS
 		liveRun(t, sys, opt, false)
 		opt.Strategy = BFS
