@@ -143,7 +143,8 @@ type bfsWorker struct {
 	onSucc   func(*succ) bool // w.successor, made once
 	order    []keyIndex       // sortCandidates' scratch
 	panicked *workerPanic
-	done     atomic.Int64 // states expanded, for progress
+	done     atomic.Int64  // states expanded, for progress
+	rec      *liveRecorder // liverecord.go: the liveness graph's part of this worker
 }
 
 // bfsRun is one BFS.
@@ -158,6 +159,7 @@ type bfsRun struct {
 	net     *workerNet   // a distributed search's worker process: batches go over the network, links stay with the coordinator
 	fetch   func()       // a distributed search's coordinator: fetch what account needs at a stop
 	ck      ckState      // checkpoints (checkpoint_write.go)
+	live    *liveRecord  // liverecord.go: nil unless the liveness graph is recorded
 }
 
 // bfs explores level by level, so the first violation of each invariant is
@@ -173,6 +175,8 @@ func (c *Checker) bfs() *Result {
 		r.w = append(r.w, r.newWorker(i, n, inMem))
 	}
 	s.x = r.w[0].x
+	r.live = newLiveRecord(r)
+	s.live = r.live
 	s.seenBytes = func() int64 {
 		var b int64
 		for _, w := range r.w {
@@ -285,6 +289,7 @@ func (r *bfsRun) initial() {
 			continue
 		}
 		id := s.addLink(link{noParent, uint32(i)})
+		r.live.root(w, f, id, i)
 		s.at = panicSite{id: id, valid: true}
 		s.checkNew(x, st, id, 0)
 		s.at.valid = false
@@ -316,6 +321,7 @@ func (r *bfsRun) level(depth int) {
 		if r.failed() {
 			return
 		}
+		r.live.levelDone(start, total)
 	}
 	r.account(depth, cut, start, total)
 }
@@ -442,7 +448,13 @@ func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
 			}
 			onSucc = w.onSucc
 		}
+		if w.rec != nil {
+			onSucc = w.rec.begin(id, st)
+		}
 		k, dead := w.x.expand(st, ample, !cut, wantDeadlock, onSucc)
+		if w.rec != nil {
+			w.rec.end()
+		}
 		w.trans += int64(k)
 		w.expanded = append(w.expanded, id)
 		w.succN = append(w.succN, k)

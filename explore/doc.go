@@ -57,7 +57,9 @@
 //
 // Liveness (Options.Liveness) runs after a search that expanded every
 // reachable state. It stores the full state graph (no reductions) in flat
-// arrays and, for each node u, decomposes the states where u is hungry into
+// arrays — recorded by the BFS as it expands each state (liverecord.go), or
+// built by a second exploration (buildGraph, livegraph.go) after a DFS, under
+// symmetry or with a depth cut — and, for each node u, decomposes the states where u is hungry into
 // strongly connected components (an iterative Tarjan; scc.go). A component
 // is a counterexample when it is weakly fair: every fairness class
 // (model.Fair) enabled in all its states has a step inside it; a single

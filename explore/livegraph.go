@@ -104,6 +104,19 @@ func (t *idTable) lookup(fp uint64, next uint32) (id uint32, isNew bool) {
 	}
 }
 
+// get returns the id of fp, if present.
+func (t *idTable) get(fp uint64) (uint32, bool) {
+	mask := uint64(len(t.keys) - 1)
+	for i := fp & mask; ; i = (i + 1) & mask {
+		switch {
+		case t.vals[i] == 0:
+			return 0, false
+		case t.keys[i] == fp:
+			return t.vals[i] - 1, true
+		}
+	}
+}
+
 func (t *idTable) growTable() {
 	old, oldv := t.keys, t.vals
 	t.keys, t.vals = make([]uint64, 2*len(old)), make([]uint32, 2*len(old))

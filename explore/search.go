@@ -144,6 +144,7 @@ type search struct {
 	canonCalls uint32
 	symBounded int64 // from the canonicalisers of every expander
 	warnings   []string
+	live       *liveRecord // liverecord.go: the liveness graph the BFS recorded
 }
 
 func (c *Checker) newSearch() *search {
