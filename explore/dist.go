@@ -44,6 +44,7 @@ const (
 	opHalt     = 6 // a limit was reached: wind up the level (no reply)
 	opEnd      = 7 // the search is over
 	opPing     = 8 // are you there (sequence 0, until every worker answers)
+	opAbort    = 9 // the run cannot go on (a worker or the network was lost): stop now (no reply)
 )
 
 // heartbeat is how often a worker says it is alive; silentAfter is when

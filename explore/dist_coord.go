@@ -21,6 +21,7 @@ type coordNet struct {
 	seq   uint32
 	subs  []*nats.Subscription
 	stats []workerStats
+	lost  error // the first network failure: the run is stopped, the workers told to leave
 }
 
 type workerReply struct {
@@ -80,6 +81,23 @@ func newCoordNet(cl *Cluster) (*coordNet, error) {
 	}
 	cn.subs = append(cn.subs, sub)
 	return cn, cl.Conn.Flush()
+}
+
+// fail stops the search as incomplete on a network failure.
+func (cn *coordNet) fail(s *search, err error) {
+	if cn.lost == nil {
+		cn.lost = err
+	}
+	s.halt("distributed: " + err.Error())
+}
+
+// abort tells every worker to leave, without waiting for answers.
+func (cn *coordNet) abort() {
+	nc := cn.cl.Conn
+	for k := 0; k < cn.cl.Workers; k++ {
+		_ = publishParts(nc, cmdSubject(cn.cl.Run, k), 0, append([]byte{opAbort}, cn.lost.Error()...))
+	}
+	_ = nc.Flush()
 }
 
 func (cn *coordNet) close() {
@@ -239,7 +257,7 @@ func (c *Checker) bfsDistributed() *Result {
 		return s.result()
 	}
 	defer cn.close()
-	lost := func(err error) { s.halt("distributed: " + err.Error()) }
+	lost := func(err error) { cn.fail(s, err) }
 	r.fetch = func() {
 		reps, err := cn.call(nil, opExpanded, nil)
 		if err != nil {
@@ -277,7 +295,9 @@ func (c *Checker) bfsDistributed() *Result {
 		}
 		r.levelRemote(cn, depth, frontier, seenBytes)
 	}
-	if _, err := cn.call(nil, opEnd, nil); err != nil {
+	if cn.lost != nil {
+		cn.abort()
+	} else if _, err := cn.call(nil, opEnd, nil); err != nil {
 		s.warn("distributed: ending the workers: " + err.Error())
 	}
 	return s.result()
@@ -318,7 +338,7 @@ func (r *bfsRun) seed(cn *coordNet, frontier []int) bool {
 		w.u32(counts[k])
 		return append(w.b, bodies[k].b...)
 	}); err != nil {
-		s.halt("distributed: " + err.Error())
+		cn.fail(s, err)
 		return false
 	}
 	for k := range frontier {
@@ -342,7 +362,7 @@ func (r *bfsRun) levelRemote(cn *coordNet, depth int, frontier []int, seenBytes 
 	p.u64(s.props.done)
 	reps, err := cn.call(r, opExpand, func(int) []byte { return p.b })
 	if err != nil {
-		s.halt("distributed: " + err.Error())
+		cn.fail(s, err)
 		return
 	}
 	for k, m := range reps {
@@ -363,7 +383,7 @@ func (r *bfsRun) levelRemote(cn *coordNet, depth int, frontier []int, seenBytes 
 		cn.stats[k].busy = time.Duration(in.u64())
 		seenBytes[k] = int64(in.u64())
 		if in.err != nil {
-			s.halt(fmt.Sprintf("distributed: worker %d: %v", k, in.err))
+			cn.fail(s, fmt.Errorf("worker %d: %v", k, in.err))
 			return
 		}
 		w.cands, w.ids = w.cands[:0], w.ids[:0]
@@ -381,7 +401,7 @@ func (r *bfsRun) levelRemote(cn *coordNet, depth int, frontier []int, seenBytes 
 	}
 	if !cut {
 		if reps, err = cn.call(r, opKeys, nil); err != nil {
-			s.halt("distributed: " + err.Error())
+			cn.fail(s, err)
 			return
 		}
 		for k, m := range reps {
@@ -390,7 +410,7 @@ func (r *bfsRun) levelRemote(cn *coordNet, depth int, frontier []int, seenBytes 
 				w.cands = append(w.cands, newState{key: in.u64(), tix: in.u32()})
 			}
 			if in.err != nil {
-				s.halt(fmt.Sprintf("distributed: worker %d: %v", k, in.err))
+				cn.fail(s, fmt.Errorf("worker %d: %v", k, in.err))
 				return
 			}
 			total += len(w.cands)
@@ -411,7 +431,7 @@ func (r *bfsRun) levelRemote(cn *coordNet, depth int, frontier []int, seenBytes 
 			return b.b
 		})
 		if err != nil {
-			s.halt("distributed: " + err.Error())
+			cn.fail(s, err)
 			return
 		}
 		for k, m := range reps {
@@ -423,7 +443,7 @@ func (r *bfsRun) levelRemote(cn *coordNet, depth int, frontier []int, seenBytes 
 			frontier[k] = int(in.u32())
 			seenBytes[k] = int64(in.u64())
 			if in.err != nil {
-				s.halt(fmt.Sprintf("distributed: worker %d: %v", k, in.err))
+				cn.fail(s, fmt.Errorf("worker %d: %v", k, in.err))
 				return
 			}
 		}

@@ -3,6 +3,7 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -18,6 +19,10 @@ type workerNet struct {
 	sent   []uint32 // batches sent to each worker since the start
 	got    []uint32 // batches received from each worker since the start (the subscription's goroutine)
 	broken atomic.Bool
+	// aborted is closed when the run cannot go on; why says why.
+	aborted   chan struct{}
+	abortOnce sync.Once
+	why       atomic.Value
 }
 
 // sendBatch sends b to worker o and recycles it.
@@ -63,6 +68,15 @@ func (wn *workerNet) fail(msg string) {
 	r.w[wn.k].in.put(r.pool.Get().(*batch))
 }
 
+// abort stops the run for good: the level winds up and the worker leaves.
+func (wn *workerNet) abort(why string) {
+	wn.abortOnce.Do(func() {
+		wn.why.Store(why)
+		wn.fail("distributed: " + why)
+		close(wn.aborted)
+	})
+}
+
 // halt is a limit the coordinator reached: wind up the level.
 func (wn *workerNet) halt(limit string) {
 	wn.r.limit.CompareAndSwap("", limit)
@@ -84,7 +98,7 @@ func ServeWorker(c *Checker, nc *nats.Conn, run string, k, n int) error {
 	r := &bfsRun{s: s, c: c, sym: c.sym != nil}
 	r.limit.Store("")
 	r.pool.New = func() any { return new(batch) }
-	wn := &workerNet{r: r, nc: nc, run: run, k: k, sent: make([]uint32, n), got: make([]uint32, n)}
+	wn := &workerNet{r: r, nc: nc, run: run, k: k, sent: make([]uint32, n), got: make([]uint32, n), aborted: make(chan struct{})}
 	r.net = wn
 	inMem := c.levelInMemory()
 	for i := 0; i < n; i++ {
@@ -125,6 +139,8 @@ func ServeWorker(c *Checker, nc *nats.Conn, run string, k, n int) error {
 		case !done:
 		case len(msg) > 0 && msg[0] == opHalt:
 			wn.halt(string(msg[1:]))
+		case len(msg) > 0 && msg[0] == opAbort:
+			wn.abort("the coordinator stopped the run: " + string(msg[1:]))
 		default:
 			cmds <- command{seq, msg}
 		}
@@ -150,6 +166,9 @@ func ServeWorker(c *Checker, nc *nats.Conn, run string, k, n int) error {
 	stopBeat := make(chan struct{})
 	defer close(stopBeat)
 	go func() {
+		// The heartbeat, and the watch on the coordinator and the
+		// connection: a worker blocked in a level is woken when either is
+		// lost.
 		t := time.NewTicker(heartbeatEvery * time.Millisecond)
 		defer t.Stop()
 		for {
@@ -158,26 +177,24 @@ func ServeWorker(c *Checker, nc *nats.Conn, run string, k, n int) error {
 				return
 			case <-t.C:
 				_ = nc.Publish(hbSubject(run, k), nil)
+				switch {
+				case nc.IsClosed():
+					wn.abort("lost the NATS connection")
+				case time.Since(time.Unix(0, lastCoord.Load())) > silentAfter*time.Second:
+					wn.abort("the coordinator stopped responding")
+				}
 			}
 		}
 	}()
 	reply := func(seq uint32, body []byte) error {
 		return publishParts(nc, repSubject(run, k), seq, append([]byte{0}, body...))
 	}
-	watch := time.NewTicker(time.Second)
-	defer watch.Stop()
 	for {
 		var cmd command
 		select {
 		case cmd = <-cmds:
-		case <-watch.C:
-			if nc.IsClosed() {
-				return errors.New("distributed: lost the NATS connection")
-			}
-			if time.Since(time.Unix(0, lastCoord.Load())) > silentAfter*time.Second {
-				return errors.New("distributed: the coordinator stopped responding")
-			}
-			continue
+		case <-wn.aborted:
+			return errors.New(wn.why.Load().(string))
 		}
 		lastCoord.Store(time.Now().UnixNano())
 		body, end, err := wn.serve(cmd.msg)
