@@ -118,6 +118,12 @@ func (d *distFlags) start(p *preparedCheck, stop <-chan struct{}, stderr io.Writ
 	}
 	stopServer := closeAll
 	closeAll = func() {
+		if ns != nil {
+			// What the run cost the network, from the server's counters.
+			if v, err := ns.Varz(nil); err == nil {
+				fmt.Fprintf(stderr, "mxcheck: the NATS server carried %d messages, %.1f MiB\n", v.InMsgs, float64(v.InBytes)/(1<<20))
+			}
+		}
 		nc.Close()
 		stopServer()
 	}
