@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -145,5 +146,53 @@ func TestDistributedIdentical(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The NATS server going away mid-run stops the search as incomplete,
+// naming the connection; the workers leave with an error.
+func TestDistributedServerLost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the workers' watchdog")
+	}
+	ns, url := startNATS(t)
+	const n = 2
+	big := bytesToy{&toy{init: []int{0}, next: func(s int) []toyEdge {
+		return []toyEdge{{to: (s + 1) % 3000000}, {to: 7 * s % 3000000}, {to: (s + 13) % 3000000}}
+	}}, toyBytes{}}
+	errs := make(chan error, n)
+	for k := 0; k < n; k++ {
+		nc, err := nats.Connect(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := New(big, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			defer nc.Close()
+			errs <- ServeWorker(c, nc, "lost", k, n)
+		}()
+	}
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	time.AfterFunc(300*time.Millisecond, ns.Shutdown)
+	res := run(big, Options{Cluster: &Cluster{Conn: nc, Run: "lost", Workers: n}})
+	if res.Verdict != Incomplete || !strings.Contains(res.Limit, "NATS") {
+		t.Fatalf("verdict %s, limit %q after the server went away", res.Verdict, res.Limit)
+	}
+	for k := 0; k < n; k++ {
+		select {
+		case err := <-errs:
+			if err == nil {
+				t.Errorf("a worker ended without an error")
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("a worker did not leave")
+		}
 	}
 }
