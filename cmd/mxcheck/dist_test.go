@@ -117,7 +117,7 @@ type distResult struct {
 // server and n worker processes; it returns the coordinator's JSON result,
 // its exit code and its stderr. kill, when not nil, runs once the workers
 // have joined, with the worker processes.
-func runCluster(t *testing.T, args []string, n int, kill func([]*exec.Cmd)) (distResult, int, string) {
+func runCluster(t *testing.T, args []string, n int, kill func([]*exec.Cmd, []*bytes.Buffer)) (distResult, int, string) {
 	t.Helper()
 	port := freePort(t)
 	listen := fmt.Sprintf("127.0.0.1:%d", port)
@@ -125,15 +125,17 @@ func runCluster(t *testing.T, args []string, n int, kill func([]*exec.Cmd)) (dis
 	cargs = append(cargs, "--distributed", "--workers", strconv.Itoa(n), "--listen", listen, "--json", "--quiet", "--timeout", "2m")
 	coord, out, errs := cliProcess(t, cargs...)
 	var workers []*exec.Cmd
+	var werrs []*bytes.Buffer
 	for k := 0; k < n; k++ {
-		w, _, _ := cliProcess(t, "worker", "--nats", "nats://"+listen, "--wait", "30s")
+		w, _, werr := cliProcess(t, "worker", "--nats", "nats://"+listen, "--wait", "30s")
 		workers = append(workers, w)
+		werrs = append(werrs, werr)
 	}
 	if kill != nil {
 		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(errs.String(), "workers joined") && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
 		}
-		kill(workers)
+		kill(workers, werrs)
 	}
 	code := 0
 	if err := coord.Wait(); err != nil {
@@ -200,15 +202,21 @@ func TestDistributedWorkerLost(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	args := []string{"ra", "--nodes", "4"}
-	r, code, errs := runCluster(t, args, 3, func(ws []*exec.Cmd) {
+	// Indexes follow the order of joining: the killed process says its own.
+	index := regexp.MustCompile(`worker (\d+) of 3`)
+	killed := ""
+	r, code, errs := runCluster(t, args, 3, func(ws []*exec.Cmd, werrs []*bytes.Buffer) {
 		time.Sleep(300 * time.Millisecond)
+		if m := index.FindStringSubmatch(werrs[1].String()); m != nil {
+			killed = "worker " + m[1] + " "
+		}
 		_ = ws[1].Process.Signal(syscall.SIGKILL)
 	})
 	if code != exitIncomplete || r.Verdict != "incomplete" {
 		t.Fatalf("exit %d, verdict %q after a worker was killed; stderr:\n%s", code, r.Verdict, errs)
 	}
 	t.Logf("limit: %s", r.Limit)
-	if !strings.Contains(r.Limit, "worker 1") {
+	if killed == "" || !strings.Contains(r.Limit, killed) {
 		t.Errorf("the limit %q does not name the lost worker", r.Limit)
 	}
 }
