@@ -120,11 +120,11 @@ func (cn *coordNet) call(r *bfsRun, op byte, body func(k int) []byte) ([][]byte,
 			msg = append(msg, body(k)...)
 		}
 		if err := publishParts(nc, cmdSubject(cn.cl.Run, k), seq, msg); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("lost the NATS connection: %v", err)
 		}
 	}
 	if err := nc.Flush(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("lost the NATS connection: %v", err)
 	}
 	return cn.await(r, seq)
 }
