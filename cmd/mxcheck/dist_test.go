@@ -220,3 +220,30 @@ func TestDistributedWorkerLost(t *testing.T) {
 		t.Errorf("the limit %q does not name the lost worker", r.Limit)
 	}
 }
+
+// Bad distributed command lines: one error line, exit 2.
+func TestDistributedBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", "ra", "--distributed"},
+		{"check", "ra", "--listen", "127.0.0.1:5"},
+		{"check", "ra", "--nats", "nats://127.0.0.1:5"},
+		{"check", "ra", "--distributed", "--workers", "2", "--listen", "nope"},
+		{"check", "ra", "--distributed", "--workers", "2", "--listen", "127.0.0.1:99999"},
+		{"check", "ra", "--distributed", "--workers", "2", "--listen", "127.0.0.1:5", "--nats", "nats://x:1"},
+		{"check", "ra", "--distributed", "--workers", "2", "--liveness"},
+		{"check", "ra", "--distributed", "--workers", "2", "--por"},
+		{"check", "ra", "--distributed", "--workers", "2", "--strategy", "dfs"},
+		{"check", "ra", "--distributed", "--workers", "2", "--checkpoint", t.TempDir()},
+		{"worker"},
+		{"worker", "--nats", "nats://127.0.0.1:1", "--wait", "0s"},
+		{"worker", "--nats", "nats://127.0.0.1:1", "--wait", "300ms"},
+		{"worker", "extra", "--nats", "nats://127.0.0.1:1"},
+	} {
+		var out, errs bytes.Buffer
+		code := run(args, &out, &errs)
+		lines := strings.Count(strings.TrimSpace(errs.String()), "\n") + 1
+		if code != exitUsage || lines != 1 || strings.Contains(errs.String(), "goroutine") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs.String())
+		}
+	}
+}
