@@ -160,6 +160,32 @@ type bfsRun struct {
 	fetch   func()       // a distributed search's coordinator: fetch what account needs at a stop
 	ck      ckState      // checkpoints (checkpoint_write.go)
 	live    *liveRecord  // liverecord.go: nil unless the liveness graph is recorded
+	vmap    []int32      // a distributed search's virtual partitions → workers (nil: the fingerprint picks the worker)
+	alive   []bool       // a distributed search's members still in the run (nil: all)
+	faultAt func(string) // a distributed worker's fault-injection point (DistFault)
+}
+
+// owner returns the worker that owns fingerprint f.
+func (r *bfsRun) owner(f fingerprint) int {
+	if r.vmap == nil {
+		return f.owner(len(r.w))
+	}
+	return int(r.vmap[f.owner(len(r.vmap))])
+}
+
+// peers is the number of other workers that send a worker their last
+// batches of a level.
+func (r *bfsRun) peers() int {
+	if r.alive == nil {
+		return len(r.w) - 1
+	}
+	n := -1
+	for _, a := range r.alive {
+		if a {
+			n++
+		}
+	}
+	return n
 }
 
 // bfs explores level by level, so the first violation of each invariant is
@@ -284,7 +310,7 @@ func (r *bfsRun) initial() {
 	for i, st := range r.c.sys.Init() {
 		x := r.w[0].x
 		f := x.fingerprint(st)
-		w := r.w[f.owner(len(r.w))]
+		w := r.w[r.owner(f)]
 		if !w.seen.insert(f) {
 			continue
 		}
@@ -401,7 +427,7 @@ func (w *bfsWorker) expandLevel(cut, wantDeadlock bool) {
 		return
 	}
 	for o := range r.w {
-		if o != w.id {
+		if o != w.id && (r.alive == nil || r.alive[o]) {
 			b := w.out[o]
 			if b == nil {
 				b = r.pool.Get().(*batch)
@@ -411,7 +437,7 @@ func (w *bfsWorker) expandLevel(cut, wantDeadlock bool) {
 			r.deliver(o, b)
 		}
 	}
-	for w.ends < len(r.w)-1 && !r.broken() {
+	for peers := r.peers(); w.ends < peers && !r.broken(); {
 		w.drain(true)
 	}
 }
@@ -481,7 +507,7 @@ func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
 // its owner.
 func (w *bfsWorker) successor(sc *succ) bool {
 	key := uint64(w.state)<<32 | uint64(sc.ord)
-	if o := sc.fp.owner(len(w.r.w)); o != w.id {
+	if o := w.r.owner(sc.fp); o != w.id {
 		w.send(o, sc, key)
 		return true
 	}

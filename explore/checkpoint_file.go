@@ -44,6 +44,10 @@ type manifest struct {
 	SymBounded  int64             `json:"sym_bounded,omitempty"`
 	Warnings    []string          `json:"warnings,omitempty"`
 	Files       []manifestFile    `json:"files"`
+	// VMap is a distributed search's partition map: virtual partition →
+	// the partition file holding its states (none: a state's partition is
+	// its fingerprint's owner among Partitions).
+	VMap []int32 `json:"vmap,omitempty"`
 
 	dir string // the checkpoint's directory, once read
 }

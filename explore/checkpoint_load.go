@@ -28,7 +28,7 @@ func (c *Checker) verifyCheckpoint(dir string) (*manifest, error) {
 	if d := identityDiff(m.Identity, c.identity()); d != "" {
 		return nil, fmt.Errorf("--resume %s: the checkpoint is of another configuration: %s", at, d)
 	}
-	if m.Wide != (c.opt.Fingerprint == 128) || m.Partitions < 1 || len(m.Files) != m.Partitions+1 {
+	if m.Wide != (c.opt.Fingerprint == 128) || m.Partitions < 1 || len(m.Files) != m.Partitions+1 || !m.validMap() {
 		return nil, fmt.Errorf("--resume %s: %s does not describe a checkpoint of this run", at, manifestName)
 	}
 	if ms := c.opt.MaxStates; ms > 0 && ms <= int(m.States) {
@@ -56,22 +56,33 @@ func (c *Checker) verifyCheckpoint(dir string) (*manifest, error) {
 // initial states, and returns the level to expand next. The files were
 // verified by New; a failure here (a file changed since) panics.
 func (r *bfsRun) restore(m *manifest) int {
-	s := r.s
-	if err := r.restoreLinks(m); err != nil {
+	if err := r.restoreSearch(m); err != nil {
 		panic(fmt.Sprintf("mxcheck: loading the checkpoint in %s: %v", m.dir, err))
 	}
 	if err := r.restoreParts(m); err != nil {
 		panic(fmt.Sprintf("mxcheck: loading the checkpoint in %s: %v", m.dir, err))
 	}
+	r.s.warnings = append(r.s.warnings, m.Warnings...)
+	return m.Level
+}
+
+// restoreSearch loads what the search's goroutine keeps of checkpoint m:
+// the links, the counters and the property tracker (a distributed
+// search's coordinator loads only this).
+func (r *bfsRun) restoreSearch(m *manifest) error {
+	s := r.s
+	if err := r.restoreLinks(m); err != nil {
+		return err
+	}
 	s.n, s.trans, s.depth, s.limit = m.States, m.Transitions, m.Depth, m.Limit
 	s.props.done, s.props.deadDone, s.props.failures = m.Props.Done, m.Props.DeadDone, m.Props.Failures
+	s.props.events = s.props.events[:0]
 	for _, e := range m.Props.Events {
 		s.props.events = append(s.props.events, propEvent{prop: e.Prop, id: e.ID, depth: e.Depth})
 	}
 	s.reduced, s.symBounded = m.Ample, m.SymBounded
-	s.warnings = append(s.warnings, m.Warnings...)
 	r.ck.stats.ResumedFrom, r.ck.stats.ResumedStates = m.Level, int64(m.States)
-	return m.Level
+	return nil
 }
 
 func (r *bfsRun) restoreLinks(m *manifest) error {
@@ -95,12 +106,28 @@ func (r *bfsRun) restoreLinks(m *manifest) error {
 	return nil
 }
 
-// restoreParts loads every partition: each fingerprint goes to its owner
-// among the run's workers. With as many workers as the checkpoint has
-// partitions, partition i's frontier is worker i's; otherwise the
-// frontiers are merged in id order and each state goes to the owner of its
-// fingerprint, so every worker's frontier is in id order.
+// restoreParts loads the partitions: each fingerprint goes to its owner
+// among the run's workers (r.owner). With the checkpoint's own partitioning
+// (as many workers, no partition map), partition i's frontier is worker
+// i's; otherwise the frontiers are merged in id order and each state goes
+// to the owner of its fingerprint, so every worker's frontier is in id
+// order. A distributed worker process holds one worker: it reads only the
+// files that hold some of its virtual partitions, and keeps only its own
+// states of them.
 func (r *bfsRun) restoreParts(m *manifest) error {
+	local := func(o int) bool { return r.w[o].seen != nil }
+	need := make([]bool, m.Partitions)
+	for p := range need {
+		need[p] = m.VMap == nil || r.vmap == nil
+	}
+	if m.VMap != nil && r.vmap != nil && len(m.VMap) == len(r.vmap) {
+		for vp, p := range m.VMap {
+			if local(int(r.vmap[vp])) {
+				need[p] = true
+			}
+		}
+	}
+	same := r.vmap == nil && m.VMap == nil && len(r.w) == m.Partitions
 	rs := make([]*ckReader, m.Partitions)
 	defer func() {
 		for _, f := range rs {
@@ -110,9 +137,11 @@ func (r *bfsRun) restoreParts(m *manifest) error {
 		}
 	}()
 	wide := m.Wide
-	n := len(r.w)
 	left := make([]uint64, m.Partitions) // frontier states still to read
 	for p := range rs {
+		if !need[p] {
+			continue
+		}
 		f, err := openCk(m.dir, partName(p), partMagic)
 		if err != nil {
 			return err
@@ -130,7 +159,9 @@ func (r *bfsRun) restoreParts(m *manifest) error {
 			if f.err != nil {
 				return fmt.Errorf("%s: %v", partName(p), f.err)
 			}
-			r.w[fp.owner(n)].seen.insert(fp)
+			if o := r.owner(fp); local(o) {
+				r.w[o].seen.insert(fp)
+			}
 		}
 		left[p] = f.u64()
 		if f.err != nil {
@@ -161,11 +192,20 @@ func (r *bfsRun) restoreParts(m *manifest) error {
 		return nil
 	}
 	for p := range heads {
+		if !need[p] {
+			continue
+		}
 		if err := advance(p); err != nil {
 			return err
 		}
 	}
-	x := r.w[0].x
+	var x *expander
+	for _, w := range r.w {
+		if w.x != nil {
+			x = w.x
+			break
+		}
+	}
 	var into model.State
 	for {
 		best := -1
@@ -179,17 +219,36 @@ func (r *bfsRun) restoreParts(m *manifest) error {
 		}
 		h := &heads[best]
 		owner := best
-		if n != m.Partitions {
+		if !same {
 			st, err := r.c.codec.ReadState(h.enc, into)
 			if err != nil {
 				return fmt.Errorf("%s: state %d: %v", partName(best), h.id, err)
 			}
 			into = st
-			owner = x.fingerprint(st).owner(n)
+			owner = r.owner(x.fingerprint(st))
 		}
-		r.w[owner].next.pushBytes(h.id, h.enc)
+		if local(owner) {
+			r.w[owner].next.pushBytes(h.id, h.enc)
+		}
 		if err := advance(best); err != nil {
 			return err
 		}
 	}
+}
+
+// validMap reports whether the manifest's partition map, if it has one,
+// maps every virtual partition to one of its partitions.
+func (m *manifest) validMap() bool {
+	if m.VMap == nil {
+		return true
+	}
+	if len(m.VMap) != VirtualPartitions {
+		return false
+	}
+	for _, p := range m.VMap {
+		if p < 0 || int(p) >= m.Partitions {
+			return false
+		}
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -21,8 +22,9 @@ func ckFault(stage string) error {
 
 // ckState is the checkpointing of one BFS run.
 type ckState struct {
-	last  time.Time // when the last checkpoint was written (or the run started)
-	stats CheckpointStats
+	last   time.Time // when the last checkpoint was written (or the run started)
+	stats  CheckpointStats
+	newest *manifest // the newest checkpoint written or resumed (a distributed search reloads it)
 }
 
 // afterLevel is the BFS's hook at a level boundary: level depth has been
@@ -54,15 +56,9 @@ func (r *bfsRun) afterLevel(depth int) {
 // writeCheckpoint writes the checkpoint of the run at the start of level
 // next, atomically (see checkpoint.go), and returns its size in bytes.
 func (r *bfsRun) writeCheckpoint(next int) (int64, error) {
-	s, c := r.s, r.c
-	dir := c.opt.Checkpoint
-	name := checkpointName(next)
-	tmp := filepath.Join(dir, ".tmp-"+strings.TrimPrefix(name, "ckpt-"))
-	if err := os.RemoveAll(tmp); err != nil {
-		return 0, unwrapPathErr(err)
-	}
-	if err := os.MkdirAll(tmp, 0o777); err != nil {
-		return 0, unwrapPathErr(err)
+	tmp, err := r.checkpointTmp(next)
+	if err != nil {
+		return 0, err
 	}
 	files := make([]manifestFile, len(r.w))
 	errs := make([]error, len(r.w))
@@ -76,6 +72,29 @@ func (r *bfsRun) writeCheckpoint(next int) (int64, error) {
 			return 0, err
 		}
 	}
+	return r.commitCheckpoint(tmp, next, files)
+}
+
+// checkpointTmp makes the empty directory the checkpoint of level next is
+// written into.
+func (r *bfsRun) checkpointTmp(next int) (string, error) {
+	tmp := filepath.Join(r.c.opt.Checkpoint, ".tmp-"+strings.TrimPrefix(checkpointName(next), "ckpt-"))
+	if err := os.RemoveAll(tmp); err != nil {
+		return "", unwrapPathErr(err)
+	}
+	if err := os.MkdirAll(tmp, 0o777); err != nil {
+		return "", unwrapPathErr(err)
+	}
+	return tmp, nil
+}
+
+// commitCheckpoint completes the checkpoint of level next in tmp, whose
+// partition files are written: the links, the manifest, then the rename
+// that makes it the newest. It returns the checkpoint's size.
+func (r *bfsRun) commitCheckpoint(tmp string, next int, files []manifestFile) (int64, error) {
+	s, c := r.s, r.c
+	dir := c.opt.Checkpoint
+	name := checkpointName(next)
 	lf, err := r.writeLinks(tmp)
 	if err == nil {
 		err = ckFault("links")
@@ -84,15 +103,16 @@ func (r *bfsRun) writeCheckpoint(next int) (int64, error) {
 		os.RemoveAll(tmp)
 		return 0, err
 	}
+	parts := len(files)
 	files = append(files, lf)
 	m := &manifest{
-		Version: checkpointVersion, Identity: c.identity(), Partitions: len(r.w), Wide: c.opt.Fingerprint == 128,
+		Version: checkpointVersion, Identity: c.identity(), Partitions: parts, Wide: c.opt.Fingerprint == 128,
 		Level: next, States: s.n, Transitions: s.trans, Depth: s.depth, Limit: s.limit,
 		Props: manifestProps{Done: s.props.done, DeadDone: s.props.deadDone, Failures: s.props.failures},
-		Ample: s.reduced, SymBounded: s.symBounded, Warnings: s.warnings, Files: files,
+		Ample: s.reduced, SymBounded: s.symBounded, Warnings: s.warnings, Files: files, VMap: slices.Clone(r.vmap),
 	}
 	for _, w := range r.w {
-		if w.x.canon != nil {
+		if w.x != nil && w.x.canon != nil {
 			m.SymBounded += w.x.canon.Bounded
 		}
 	}
@@ -115,6 +135,8 @@ func (r *bfsRun) writeCheckpoint(next int) (int64, error) {
 	if err := syncDir(dir); err != nil {
 		return 0, unwrapPathErr(err)
 	}
+	m.dir = final
+	r.ck.newest = m
 	// The new checkpoint is durable: the older ones, and what writes cut
 	// short left behind, can go.
 	if old, err := checkpointDirs(dir); err == nil {
@@ -167,6 +189,9 @@ func (w *bfsWorker) writePart(dir string) (manifestFile, error) {
 		}
 		return f.err
 	})
+	if w.r.faultAt != nil {
+		w.r.faultAt("checkpoint")
+	}
 	f.u64(uint64(w.next.n))
 	if err := w.next.eachEncoded(func(id uint32, enc []byte) error {
 		f.u32(id)
@@ -220,4 +245,24 @@ func (r *bfsRun) result() *Result {
 		}
 	}
 	return res
+}
+
+// writeEmptyPart writes partition p of n holding no state: a distributed
+// search's lost member, whose states the others hold.
+func writeEmptyPart(dir string, p, n int) (manifestFile, error) {
+	f, err := createCk(filepath.Join(dir, partName(p)))
+	if err != nil {
+		return manifestFile{}, unwrapPathErr(err)
+	}
+	f.write([]byte(partMagic))
+	f.u32(checkpointVersion)
+	f.u32(uint32(p))
+	f.u32(uint32(n))
+	f.u64(0)
+	f.u64(0)
+	mf, err := f.close()
+	if err != nil {
+		return mf, fmt.Errorf("%s: %v", partName(p), err)
+	}
+	return mf, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go"
 )
@@ -20,10 +21,16 @@ import (
 // bfs.go's account on what the workers report. Ids, counts, verdicts and
 // traces are therefore those of the in-process BFS with as many workers.
 //
-// Not yet built (docs/distributed.md): virtual partitions, checkpoints and
-// reassigning a dead worker's partitions. A worker that stops answering, a
-// lost batch or a lost connection stops the search as incomplete, never
-// with a verdict.
+// A state's owner is found through VirtualPartitions virtual partitions:
+// its fingerprint picks a virtual partition, and the coordinator's map
+// gives each to a worker. When a worker is lost (silent for
+// Cluster.Timeout), the coordinator gives its virtual partitions to the
+// survivors, bumps the epoch (batches of an older epoch are dropped), and
+// every survivor reloads its partitions from the last checkpoint (or the
+// initial states, when none was written): the level runs again, and the
+// result is the same. A lost batch re-runs the level the same way. Only a
+// lost connection, or every worker lost, stops the search as incomplete,
+// never with a verdict.
 
 // Cluster connects a distributed search's coordinator to its workers
 // (Options.Cluster). The workers have joined already (cmd/mxcheck does
@@ -32,7 +39,24 @@ type Cluster struct {
 	Conn    *nats.Conn
 	Run     string // the subjects' prefix, unique to the run
 	Workers int    // worker processes, indexes 0..Workers-1
+	// Timeout is how long a silent worker is waited for before its
+	// partitions move to the others (0: DefaultWorkerTimeout).
+	Timeout time.Duration
 }
+
+// DefaultWorkerTimeout is how long a silent worker is waited for by default.
+const DefaultWorkerTimeout = 5 * time.Second
+
+// VirtualPartitions is the number of virtual partitions of a distributed
+// search: the unit a lost worker's states are handed over in.
+const VirtualPartitions = 1024
+
+// DistFault, when set (fault-injection tests only), is called by a worker
+// process at points where a crash is worth testing: "mid-level" (its first
+// batch of a level sent), "barrier" (the level's ids received, not yet
+// applied) and "checkpoint" (half of its checkpoint file written). member
+// is the worker's index, level the level being expanded or checkpointed.
+var DistFault func(point string, member, level int)
 
 // Commands of the coordinator, the first byte of a command.
 const (
@@ -45,14 +69,14 @@ const (
 	opEnd      = 7 // the search is over
 	opPing     = 8 // are you there (sequence 0, until every worker answers)
 	opAbort    = 9 // the run cannot go on (a worker or the network was lost): stop now (no reply)
+	opEpoch    = 10 // start an epoch: the members alive, the partition map, the checkpoint to load
+	opReset    = 11 // a worker was lost: drop the level under way (no reply)
+	opCkpt     = 12 // write your partition's checkpoint file into a directory
 )
 
-// heartbeat is how often a worker says it is alive; silentAfter is when
-// the coordinator gives it up.
-const (
-	heartbeatEvery = 500 // ms
-	silentAfter    = 10  // s
-)
+// heartbeatEvery is how often a worker and the coordinator say they are
+// alive.
+const heartbeatEvery = 250 * time.Millisecond
 
 // wbuf builds a message.
 type wbuf struct{ b []byte }
@@ -152,12 +176,13 @@ func (a *assembler) add(k int, p []byte) (seq uint32, msg []byte, done bool, err
 	return seq, buf, true, nil
 }
 
-// encodeBatch writes a batch for the network: sender, last flag, the
-// number of batches sent to the destination before this one (the
+// encodeBatch writes a batch for the network: sender, epoch, last flag,
+// the number of batches sent to the destination before this one (the
 // receiver's check that none was lost), then each successor.
-func encodeBatch(from int, sent uint32, b *batch) []byte {
-	w := wbuf{b: make([]byte, 0, 16+len(b.data)+len(b.fps)*32)}
+func encodeBatch(from int, epoch, sent uint32, b *batch) []byte {
+	w := wbuf{b: make([]byte, 0, 20+len(b.data)+len(b.fps)*32)}
 	w.u32(uint32(from))
+	w.u32(epoch)
 	if b.last {
 		w.u8(1)
 	} else {
@@ -178,9 +203,10 @@ func encodeBatch(from int, sent uint32, b *batch) []byte {
 }
 
 // decodeBatch reads what encodeBatch wrote into b.
-func decodeBatch(p []byte, b *batch) (from int, sent uint32, err error) {
+func decodeBatch(p []byte, b *batch) (from int, epoch, sent uint32, err error) {
 	r := rbuf{b: p}
 	from = int(r.u32())
+	epoch = r.u32()
 	b.last = r.u8() == 1
 	sent = r.u32()
 	n := int(r.u32())
@@ -194,7 +220,49 @@ func decodeBatch(p []byte, b *batch) (from int, sent uint32, err error) {
 	if r.err == nil && len(r.b) != 0 {
 		r.err = errors.New("distributed: a batch has bytes left over")
 	}
-	return from, sent, r.err
+	return from, epoch, sent, r.err
+}
+
+// batchEpoch is the epoch of an encoded batch (0 when it is too short).
+func batchEpoch(p []byte) uint32 {
+	if len(p) < 8 {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(p[4:])
+}
+
+// partitionMap gives the virtual partitions round robin to the members
+// alive.
+func partitionMap(alive []bool) []int32 {
+	var live []int32
+	for k, a := range alive {
+		if a {
+			live = append(live, int32(k))
+		}
+	}
+	m := make([]int32, VirtualPartitions)
+	for vp := range m {
+		m[vp] = live[vp%len(live)]
+	}
+	return m
+}
+
+// handOver gives the virtual partitions of member k to the members alive,
+// round robin, and leaves the others where they are.
+func handOver(m []int32, k int, alive []bool) {
+	var live []int32
+	for j, a := range alive {
+		if a {
+			live = append(live, int32(j))
+		}
+	}
+	i := 0
+	for vp, o := range m {
+		if int(o) == k {
+			m[vp] = live[i%len(live)]
+			i++
+		}
+	}
 }
 
 // subject names.

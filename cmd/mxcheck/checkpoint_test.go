@@ -11,12 +11,28 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mxcheck/mxcheck/explore"
 )
 
 // TestMain lets a test start this binary as the mxcheck command: with
 // MXCHECK_AS_CLI=1 it runs the command line and exits.
+//
+// MXCHECK_FAULT=POINT:MEMBER:LEVEL makes a distributed worker process kill
+// itself (SIGKILL) when it is member MEMBER and reaches fault point POINT
+// (explore.DistFault) at level LEVEL.
 func TestMain(m *testing.M) {
 	if os.Getenv("MXCHECK_AS_CLI") == "1" {
+		if f := strings.Split(os.Getenv("MXCHECK_FAULT"), ":"); len(f) == 3 {
+			member, _ := strconv.Atoi(f[1])
+			level, _ := strconv.Atoi(f[2])
+			explore.DistFault = func(point string, k, l int) {
+				if point == f[0] && k == member && l == level {
+					_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+					select {}
+				}
+			}
+		}
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
@@ -25,8 +41,15 @@ func TestMain(m *testing.M) {
 // cliProcess starts mxcheck as a process of its own.
 func cliProcess(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
+	return cliProcessEnv(t, nil, args...)
+}
+
+// cliProcessEnv starts mxcheck as a process of its own, with more
+// environment variables.
+func cliProcessEnv(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "MXCHECK_AS_CLI=1")
+	cmd.Env = append(append(os.Environ(), "MXCHECK_AS_CLI=1"), env...)
 	var out, errs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errs
 	if err := cmd.Start(); err != nil {

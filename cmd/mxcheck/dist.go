@@ -37,15 +37,17 @@ const defaultListen = "127.0.0.1:4222"
 
 // distFlags are check's flags for a distributed search.
 type distFlags struct {
-	on_    bool
-	listen string
-	url    string
+	on_     bool
+	listen  string
+	url     string
+	timeout time.Duration
 }
 
 func (d *distFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&d.on_, "distributed", false, "run the BFS over worker processes (mxcheck worker --nats URL), --workers of them, through NATS")
 	fs.StringVar(&d.listen, "listen", "", "with --distributed: the address of the embedded NATS server (default "+defaultListen+")")
 	fs.StringVar(&d.url, "nats", "", "with --distributed: use the NATS server at this URL instead of starting one")
+	fs.DurationVar(&d.timeout, "worker-timeout", explore.DefaultWorkerTimeout, "with --distributed: a worker silent this long is lost; its partitions move to the others, which go back to the last checkpoint")
 }
 
 func (d *distFlags) on() bool { return d.on_ }
@@ -53,8 +55,10 @@ func (d *distFlags) on() bool { return d.on_ }
 // validate checks the distributed flags against the others.
 func (d *distFlags) validate(fs *pflag.FlagSet, cf *checkFlags) error {
 	switch {
-	case !d.on_ && (fs.Changed("listen") || fs.Changed("nats")):
-		return usagef("--listen and --nats apply to a distributed search: add --distributed")
+	case !d.on_ && (fs.Changed("listen") || fs.Changed("nats") || fs.Changed("worker-timeout")):
+		return usagef("--listen, --nats and --worker-timeout apply to a distributed search: add --distributed")
+	case d.timeout < time.Second:
+		return usagef("--worker-timeout must be at least 1s")
 	case !d.on_:
 		return nil
 	case fs.Changed("listen") && fs.Changed("nats"):
@@ -129,7 +133,7 @@ func (d *distFlags) start(p *preparedCheck, stop <-chan struct{}, stderr io.Writ
 	}
 	var id [6]byte
 	_, _ = rand.Read(id[:])
-	cl := &explore.Cluster{Conn: nc, Run: "mxcheck.run." + hex.EncodeToString(id[:]), Workers: p.cf.workers}
+	cl := &explore.Cluster{Conn: nc, Run: "mxcheck.run." + hex.EncodeToString(id[:]), Workers: p.cf.workers, Timeout: d.timeout}
 	fmt.Fprintf(stderr, "mxcheck: waiting for %d workers: mxcheck worker --nats %s\n", cl.Workers, url)
 	if err := waitForWorkers(nc, cl, p.args, stop, p.opt.Timeout); err != nil {
 		closeAll()
@@ -232,6 +236,8 @@ func cmdWorker(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	opt := p.opt
 	opt.Workers = 1
+	// The coordinator names the checkpoints to write and load.
+	opt.Checkpoint, opt.Resume = "", ""
 	chk, err := explore.New(p.sys, opt)
 	if err != nil {
 		return exitUsage, fmt.Errorf("the job: %v", err)

@@ -119,6 +119,14 @@ type distResult struct {
 // have joined, with the worker processes.
 func runCluster(t *testing.T, args []string, n int, kill func([]*exec.Cmd, []*bytes.Buffer)) (distResult, int, string) {
 	t.Helper()
+	r, code, errs, _ := runClusterEnv(t, args, n, nil, kill)
+	return r, code, errs
+}
+
+// runClusterEnv is runCluster with more environment for the workers; it
+// also returns the coordinator's whole JSON.
+func runClusterEnv(t *testing.T, args []string, n int, env []string, kill func([]*exec.Cmd, []*bytes.Buffer)) (distResult, int, string, []byte) {
+	t.Helper()
 	port := freePort(t)
 	listen := fmt.Sprintf("127.0.0.1:%d", port)
 	cargs := append([]string{"check"}, args...)
@@ -127,7 +135,7 @@ func runCluster(t *testing.T, args []string, n int, kill func([]*exec.Cmd, []*by
 	var workers []*exec.Cmd
 	var werrs []*bytes.Buffer
 	for k := 0; k < n; k++ {
-		w, _, werr := cliProcess(t, "worker", "--nats", "nats://"+listen, "--wait", "30s")
+		w, _, werr := cliProcessEnv(t, env, "worker", "--nats", "nats://"+listen, "--wait", "30s")
 		workers = append(workers, w)
 		werrs = append(werrs, werr)
 	}
@@ -159,7 +167,39 @@ func runCluster(t *testing.T, args []string, n int, kill func([]*exec.Cmd, []*by
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("coordinator output: %v\n%s\nstderr: %s", err, out, errs)
 	}
-	return r, code, errs.String()
+	return r, code, errs.String(), out.Bytes()
+}
+
+// inProcess runs check args in this process with the JSON output.
+func inProcess(t *testing.T, args []string) (distResult, int) {
+	t.Helper()
+	var out, serr bytes.Buffer
+	code := run(append(append([]string{"check"}, args...), "--workers", "3", "--json", "--quiet"), &out, &serr)
+	var in distResult
+	if err := json.Unmarshal(out.Bytes(), &in); err != nil {
+		t.Fatalf("in process: %v: %s", err, serr.String())
+	}
+	return in, code
+}
+
+// sameResult fails the test unless a distributed result is the in-process
+// one.
+func sameResult(t *testing.T, dist distResult, code int, in distResult, inCode int, errs string) {
+	t.Helper()
+	inJSON, _ := json.Marshal(in)
+	distJSON, _ := json.Marshal(dist)
+	if code != inCode || string(inJSON) != string(distJSON) {
+		t.Errorf("distributed (exit %d) differs from in process (exit %d):\n%s\n%s\nstderr: %s", code, inCode, distJSON, inJSON, errs)
+	}
+}
+
+// distExtra is what else a distributed run's JSON says.
+type distExtra struct {
+	Warnings   []string `json:"warnings"`
+	Checkpoint *struct {
+		ResumedFrom int `json:"resumed_from_level"`
+		Written     int `json:"written"`
+	} `json:"checkpoint"`
 }
 
 // A coordinator and 3 worker processes over a real NATS server give the
@@ -180,44 +220,133 @@ func TestDistributedProcesses(t *testing.T) {
 	for _, row := range rows {
 		t.Run(strings.Join(row.args, " "), func(t *testing.T) {
 			dist, code, errs := runCluster(t, row.args, 3, nil)
-			var out, serr bytes.Buffer
-			inCode := run(append(append([]string{"check"}, row.args...), "--workers", "3", "--json", "--quiet"), &out, &serr)
-			var in distResult
-			if err := json.Unmarshal(out.Bytes(), &in); err != nil {
-				t.Fatalf("in process: %v: %s", err, serr.String())
+			in, inCode := inProcess(t, row.args)
+			sameResult(t, dist, code, in, inCode, errs)
+		})
+	}
+}
+
+// A worker killed (SIGKILL) in the middle of a level, during the barrier
+// where the level's ids are handed out, or while it writes its checkpoint
+// file: its partitions move to the two others, which go back to the last
+// checkpoint (or, without checkpoints, to the initial states), and the run
+// ends with exactly the in-process counts, verdicts and counterexamples.
+func TestDistributedWorkerKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	for _, tc := range []struct {
+		args  []string
+		fault string
+		ckpt  bool
+	}{
+		{[]string{"maekawa", "--churn=1", "--requesters=0,3", "--variant=yield-fail-displaced"}, "mid-level:1:12", true},
+		{[]string{"maekawa", "--churn=1", "--requesters=0,3", "--variant=yield-fail-displaced"}, "mid-level:1:12", false},
+		{[]string{"ra", "--nodes=3"}, "barrier:1:9", true},
+		{[]string{"ra", "--nodes=3"}, "checkpoint:1:10", true},
+		{[]string{"lme", "--disconnects=1", "--continue"}, "barrier:2:7", true},
+		{[]string{"lme", "--disconnects=1", "--continue"}, "checkpoint:0:9", true},
+	} {
+		t.Run(tc.fault+" "+strings.Join(tc.args, " ")+fmt.Sprintf(" checkpoints=%v", tc.ckpt), func(t *testing.T) {
+			args := append([]string{}, tc.args...)
+			args = append(args, "--worker-timeout", "2s")
+			if tc.ckpt {
+				args = append(args, "--checkpoint", t.TempDir(), "--checkpoint-every", "0")
 			}
-			inJSON, _ := json.Marshal(in)
-			distJSON, _ := json.Marshal(dist)
-			if code != inCode || string(inJSON) != string(distJSON) {
-				t.Errorf("distributed (exit %d) differs from in process (exit %d):\n%s\n%s\nstderr: %s", code, inCode, distJSON, inJSON, errs)
+			member := strings.Split(tc.fault, ":")[1]
+			var werrs []*bytes.Buffer
+			dist, code, errs, raw := runClusterEnv(t, args, 3, []string{"MXCHECK_FAULT=" + tc.fault}, func(_ []*exec.Cmd, we []*bytes.Buffer) { werrs = we })
+			in, inCode := inProcess(t, tc.args)
+			sameResult(t, dist, code, in, inCode, errs)
+			var extra distExtra
+			_ = json.Unmarshal(raw, &extra)
+			lost := "worker " + member + " stopped responding"
+			if len(extra.Warnings) == 0 || !strings.Contains(extra.Warnings[0], lost) {
+				t.Errorf("the run does not say %q: warnings %q", lost, extra.Warnings)
+			}
+			from := "from the initial states"
+			if tc.ckpt {
+				from = "from the checkpoint of level"
+			}
+			if len(extra.Warnings) > 0 && !strings.Contains(extra.Warnings[0], from) {
+				t.Errorf("the recovery was not %s: %q", from, extra.Warnings[0])
+			}
+			// The member that was killed said so before it died; the
+			// others ended with the run.
+			killed := 0
+			for _, we := range werrs {
+				if strings.Contains(we.String(), "worker "+member+" of 3") && !strings.Contains(we.String(), "the run is over") {
+					killed++
+				}
+			}
+			if killed != 1 {
+				t.Errorf("%d worker processes were member %s and did not see the end", killed, member)
 			}
 		})
 	}
 }
 
-// A worker killed mid-run, or a worker that never comes, stops the search
-// as incomplete with a message naming it: never a verdict.
-func TestDistributedWorkerLost(t *testing.T) {
+// Every worker lost: the search stops as incomplete, naming the lost
+// worker, never with a verdict.
+func TestDistributedAllWorkersLost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
-	args := []string{"ra", "--nodes", "4"}
-	// Indexes follow the order of joining: the killed process says its own.
-	index := regexp.MustCompile(`worker (\d+) of 3`)
-	killed := ""
-	r, code, errs := runCluster(t, args, 3, func(ws []*exec.Cmd, werrs []*bytes.Buffer) {
+	args := []string{"ra", "--nodes", "4", "--worker-timeout", "2s"}
+	r, code, errs := runCluster(t, args, 1, func(ws []*exec.Cmd, _ []*bytes.Buffer) {
 		time.Sleep(300 * time.Millisecond)
-		if m := index.FindStringSubmatch(werrs[1].String()); m != nil {
-			killed = "worker " + m[1] + " "
-		}
-		_ = ws[1].Process.Signal(syscall.SIGKILL)
+		_ = ws[0].Process.Signal(syscall.SIGKILL)
 	})
 	if code != exitIncomplete || r.Verdict != "incomplete" {
-		t.Fatalf("exit %d, verdict %q after a worker was killed; stderr:\n%s", code, r.Verdict, errs)
+		t.Fatalf("exit %d, verdict %q after the only worker was killed; stderr:\n%s", code, r.Verdict, errs)
 	}
-	t.Logf("limit: %s", r.Limit)
-	if killed == "" || !strings.Contains(r.Limit, killed) {
+	if !strings.Contains(r.Limit, "worker 0 stopped responding") || !strings.Contains(r.Limit, "no worker is left") {
 		t.Errorf("the limit %q does not name the lost worker", r.Limit)
+	}
+}
+
+// The coordinator killed (SIGKILL) after a few checkpoints, its workers
+// leave; a new coordinator started with --resume on the same directory,
+// with new workers, ends with the uninterrupted run's result.
+func TestDistributedCoordinatorRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	spec := []string{"maekawa", "--churn=1", "--requesters=0,3", "--variant=yield-fail-displaced"}
+	dir := t.TempDir()
+	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	cargs := append(append([]string{"check"}, spec...), "--distributed", "--workers", "3", "--listen", listen,
+		"--checkpoint", dir, "--checkpoint-every", "0", "--json", "--quiet", "--timeout", "2m")
+	coord, _, cerrs := cliProcess(t, cargs...)
+	var ws []*exec.Cmd
+	for k := 0; k < 3; k++ {
+		w, _, _ := cliProcess(t, "worker", "--nats", "nats://"+listen, "--wait", "30s")
+		ws = append(ws, w)
+	}
+	waitCheckpoint(t, dir, 10)
+	_ = coord.Process.Signal(syscall.SIGKILL)
+	_ = coord.Wait()
+	for _, w := range ws {
+		done := make(chan error, 1)
+		go func() { done <- w.Wait() }()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("a worker ended well without its coordinator")
+			}
+		case <-time.After(30 * time.Second):
+			_ = w.Process.Kill()
+			t.Errorf("a worker did not leave when its coordinator was killed")
+		}
+	}
+	at := newestCheckpoint(dir)
+	dist, code, errs, raw := runClusterEnv(t, append(append([]string{}, spec...), "--resume", dir), 3, nil, nil)
+	in, inCode := inProcess(t, spec)
+	sameResult(t, dist, code, in, inCode, errs+cerrs.String())
+	var extra distExtra
+	_ = json.Unmarshal(raw, &extra)
+	if extra.Checkpoint == nil || extra.Checkpoint.ResumedFrom != at || at < 10 {
+		t.Errorf("resumed from %+v, the newest checkpoint was at level %d", extra.Checkpoint, at)
 	}
 }
 
@@ -233,7 +362,8 @@ func TestDistributedBadInput(t *testing.T) {
 		{"check", "ra", "--distributed", "--workers", "2", "--liveness"},
 		{"check", "ra", "--distributed", "--workers", "2", "--por"},
 		{"check", "ra", "--distributed", "--workers", "2", "--strategy", "dfs"},
-		{"check", "ra", "--distributed", "--workers", "2", "--checkpoint", t.TempDir()},
+		{"check", "ra", "--distributed", "--workers", "2", "--worker-timeout", "10ms"},
+		{"check", "ra", "--worker-timeout", "3s"},
 		{"worker"},
 		{"worker", "--nats", "nats://127.0.0.1:1", "--wait", "0s"},
 		{"worker", "--nats", "nats://127.0.0.1:1", "--wait", "300ms"},

@@ -282,9 +282,6 @@ func prepareCheck(args []string, stdout io.Writer) (p *preparedCheck, help bool,
 	if err := p.ckf.apply(&p.opt, spec.Name, p.values); err != nil {
 		return nil, false, err
 	}
-	if p.cf.dist.on() && (p.opt.Checkpoint != "" || p.opt.Resume != "") {
-		return nil, false, usagef("--checkpoint and --resume are not built for the distributed search yet (docs/distributed.md)")
-	}
 	return p, false, p.cf.dist.validate(fs, &p.cf)
 }
 
