@@ -60,15 +60,15 @@ var DistFault func(point string, member, level int)
 
 // Commands of the coordinator, the first byte of a command.
 const (
-	opSeed     = 1 // initial states for the worker's partition
-	opExpand   = 2 // expand a level
-	opKeys     = 3 // the level's new states' keys, sorted
-	opFinish   = 4 // their ids: settle them, next level
-	opExpanded = 5 // the ids expanded this level and their transitions
-	opHalt     = 6 // a limit was reached: wind up the level (no reply)
-	opEnd      = 7 // the search is over
-	opPing     = 8 // are you there (sequence 0, until every worker answers)
-	opAbort    = 9 // the run cannot go on (a worker or the network was lost): stop now (no reply)
+	opSeed     = 1  // initial states for the worker's partition
+	opExpand   = 2  // expand a level
+	opKeys     = 3  // the level's new states' keys, sorted
+	opFinish   = 4  // their ids: settle them, next level
+	opExpanded = 5  // the ids expanded this level and their transitions
+	opHalt     = 6  // a limit was reached: wind up the level (no reply)
+	opEnd      = 7  // the search is over
+	opPing     = 8  // are you there (sequence 0, until every worker answers)
+	opAbort    = 9  // the run cannot go on (a worker or the network was lost): stop now (no reply)
 	opEpoch    = 10 // start an epoch: the members alive, the partition map, the checkpoint to load
 	opReset    = 11 // a worker was lost: drop the level under way (no reply)
 	opCkpt     = 12 // write your partition's checkpoint file into a directory
