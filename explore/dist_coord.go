@@ -201,6 +201,7 @@ func (cn *coordNet) await(r *bfsRun, seq uint32) ([][]byte, error) {
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
 	halted := false
+	var down time.Time // when the connection went down
 	for left > 0 {
 		select {
 		case rep := <-cn.reps:
@@ -217,8 +218,16 @@ func (cn *coordNet) await(r *bfsRun, seq uint32) ([][]byte, error) {
 			out[rep.k] = rep.msg[1:]
 			left--
 		case <-tick.C:
-			if nc.IsClosed() || !nc.IsConnected() {
+			switch {
+			case nc.IsClosed():
 				return nil, errors.New("lost the NATS connection")
+			case !nc.IsConnected() && down.IsZero():
+				down = time.Now()
+			case !nc.IsConnected() && time.Since(down) > cn.timeout():
+				return nil, fmt.Errorf("lost the NATS connection (down for %s)", cn.timeout())
+			case nc.IsConnected() && !down.IsZero():
+				// Replies may have been lost while it was down.
+				return nil, &lostLevel{why: "the coordinator's NATS connection was interrupted"}
 			}
 			cn.mu.Lock()
 			for k, t := range cn.beat {

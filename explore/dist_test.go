@@ -67,6 +67,16 @@ var runSeq atomic.Int64
 // connection and Checker) and a coordinator, through the NATS server at url.
 func runDistributed(t testing.TB, url string, sys model.System, opt Options, n int) *Result {
 	t.Helper()
+	res, errs := runDistributedErr(t, url, sys, opt, n)
+	for _, err := range errs {
+		t.Errorf("worker: %v", err)
+	}
+	return res
+}
+
+// runDistributedErr is runDistributed; it returns the workers' errors.
+func runDistributedErr(t testing.TB, url string, sys model.System, opt Options, n int) (*Result, []error) {
+	t.Helper()
 	name := fmt.Sprintf("t%d", runSeq.Add(1))
 	errs := make(chan error, n)
 	for k := 0; k < n; k++ {
@@ -74,7 +84,9 @@ func runDistributed(t testing.TB, url string, sys model.System, opt Options, n i
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := New(sys, opt)
+		wo := opt
+		wo.Checkpoint, wo.Resume = "", "" // the coordinator's
+		c, err := New(sys, wo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,17 +103,18 @@ func runDistributed(t testing.TB, url string, sys model.System, opt Options, n i
 	o := opt
 	o.Cluster = &Cluster{Conn: nc, Run: name, Workers: n}
 	res := run(sys, o)
+	var werrs []error
 	for k := 0; k < n; k++ {
 		select {
 		case err := <-errs:
 			if err != nil {
-				t.Errorf("worker: %v", err)
+				werrs = append(werrs, err)
 			}
 		case <-time.After(20 * time.Second):
 			t.Fatal("a worker did not end")
 		}
 	}
-	return res
+	return res, werrs
 }
 
 // The distributed BFS gives the in-process BFS's counts, verdicts and
@@ -146,6 +159,44 @@ func TestDistributedIdentical(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A batch lost on the way is found at the level's end (the last batch
+// says how many came before it): the level runs again, from the last
+// checkpoint or the start, and the result is the in-process one. A network
+// that keeps losing batches stops the search as incomplete.
+func TestDistributedLostBatch(t *testing.T) {
+	_, url := startNATS(t)
+	defer func(n int) { batchStates = n }(batchStates)
+	batchStates = 7
+	defer func() { dropBatch = nil }()
+	mod := bytesDesc{toyDesc{&toy{init: []int{0, 3}, next: func(s int) []toyEdge {
+		return []toyEdge{{to: (s + 1) % 5000}, {to: 7 * s % 5000}, {to: (s + 13) % 5000}}
+	}, bad: map[string]func(int) bool{"a": func(s int) bool { return s == 4999 }}}}, toyBytes{}}
+	in := run(mod, Options{Workers: 3, Continue: true})
+	for _, ckpt := range []bool{false, true} {
+		var once atomic.Bool
+		dropBatch = func(from, to, depth int) bool { return from == 1 && to == 2 && depth == 4 && once.CompareAndSwap(false, true) }
+		opt := Options{Continue: true}
+		if ckpt {
+			opt.Checkpoint = t.TempDir()
+		}
+		dist := runDistributed(t, url, mod, opt, 3)
+		if !sameResult(in, dist) {
+			t.Errorf("checkpoints %v: after a lost batch:\nin   %+v %+v\ndist %+v %+v %q", ckpt, in.Stats, in.Properties, dist.Stats, dist.Properties, dist.Limit)
+		}
+		if !once.Load() || len(dist.Warnings) == 0 || !strings.Contains(dist.Warnings[0], "lost 1 batches from worker 1") || !strings.Contains(dist.Warnings[0], "the level runs again") {
+			t.Errorf("checkpoints %v: the lost batch is not reported: %q", ckpt, dist.Warnings)
+		}
+	}
+	dropBatch = func(from, to, depth int) bool { return from == 1 && depth == 4 }
+	dist, werrs := runDistributedErr(t, url, mod, Options{Continue: true}, 3)
+	if len(werrs) != 3 {
+		t.Errorf("%d workers of 3 said the run was stopped", len(werrs))
+	}
+	if dist.Verdict != Incomplete || !strings.Contains(dist.Limit, "lost") || !strings.Contains(dist.Limit, "4 times in a row") {
+		t.Errorf("a network that loses every batch: verdict %s, limit %q", dist.Verdict, dist.Limit)
 	}
 }
 
