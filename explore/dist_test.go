@@ -177,7 +177,9 @@ func TestDistributedLostBatch(t *testing.T) {
 	in := run(mod, Options{Workers: 3, Continue: true})
 	for _, ckpt := range []bool{false, true} {
 		var once atomic.Bool
-		dropBatch = func(from, to, depth int) bool { return from == 1 && to == 2 && depth == 4 && once.CompareAndSwap(false, true) }
+		dropBatch = func(from, to, depth int) bool {
+			return from == 1 && to == 2 && depth == 4 && once.CompareAndSwap(false, true)
+		}
 		opt := Options{Continue: true}
 		if ckpt {
 			opt.Checkpoint = t.TempDir()
