@@ -512,6 +512,9 @@ const localBatch = 128
 // probes that follow find their slots in cache.
 func (w *bfsWorker) offerBatch(b *batch) {
 	w.sink += w.seen.prefetch(b.fps)
+	if w.indexed {
+		w.sink += w.index.prefetch(b.fps)
+	}
 	start := 0
 	for i, f := range b.fps {
 		if len(b.sts) > 0 {
@@ -721,6 +724,13 @@ func (w *bfsWorker) apply() {
 			s.links.set(id, link{uint32(c.key >> 32), uint32(c.key)})
 		}
 		if w.indexed {
+			if i%localBatch == 0 {
+				// Read the next home slots in one loop of independent
+				// loads (see offerBatch).
+				for j := i; j < min(i+localBatch, len(w.cands)); j++ {
+					w.sink += w.seen.homeSlot(w.cands[j].fp)
+				}
+			}
 			w.seen.settle(c.fp)
 		}
 		if cd != nil {

@@ -113,11 +113,16 @@ func (sh *shard) reach(f fingerprint, flag uint64) (isNew, inLevel bool) {
 func (s *seenSet) prefetch(fs []fingerprint) uint64 {
 	var sum uint64
 	for _, f := range fs {
-		sh := &s.shards[f.lo>>(64-flagBits)]
-		v := packed(f)
-		sum += sh.lo[home(v>>flagBits<<flagBits, len(sh.lo))]
+		sum += s.homeSlot(f)
 	}
 	return sum
+}
+
+// homeSlot is the value in f's home slot (a load for prefetching).
+func (s *seenSet) homeSlot(f fingerprint) uint64 {
+	sh := &s.shards[f.lo>>(64-flagBits)]
+	v := packed(f)
+	return sh.lo[home(v>>flagBits<<flagBits, len(sh.lo))]
 }
 
 // settle clears f's thisLevel flag: its level is over.
@@ -213,6 +218,20 @@ func (t *fpIndex) lookup(f fingerprint, next uint32, key uint64, tix uint32) (*f
 			i = 0
 		}
 	}
+}
+
+// prefetch reads the home slot of each fingerprint (see
+// seenSet.prefetch), growing the table first when the batch could fill it,
+// so that the lookups that follow hit the cache.
+func (t *fpIndex) prefetch(fs []fingerprint) uint64 {
+	for 4*(t.n+len(fs)) > 3*len(t.slots) {
+		t.grow()
+	}
+	var sum uint64
+	for _, f := range fs {
+		sum += uint64(t.slots[home(f.lo, len(t.slots))].val)
+	}
+	return sum
 }
 
 func (t *fpIndex) grow() {

@@ -346,8 +346,8 @@ func (m *Machine[N, M]) fire(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai, m
 		next.copyFrom(w)
 		*c = Ctx[N, M]{m: m, w: next, self: u, d: w.Meta[u].D, do: true, choice: choice}
 		if mi >= 0 {
-			env := w.Msgs[mi]
-			c.env = &env
+			c.recv = w.Msgs[mi]
+			c.env = &c.recv
 			next.removeAt(mi)
 		}
 		next.Meta[u].D = 0

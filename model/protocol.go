@@ -171,6 +171,7 @@ type Ctx[N Value, M Message] struct {
 	w    *World[N, M] // the successor being built (Do) or the source (Guard)
 	self NodeID
 	env  *Envelope[M] // the received message, for Receive actions
+	recv Envelope[M]  // Do's copy of it, which env points to (no allocation per step)
 	d    Ports        // snapshot of the disconnection set D
 	do   bool         // Do (may modify) rather than Guard
 
