@@ -357,7 +357,7 @@ func inboxes[N Value, M Message](w *World[N, M], b *[MaxNodes + 1]int) *[MaxNode
 // and yields one successor per outcome of its random draws.
 func (m *Machine[N, M]) fire(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai, mi int, kind StepKind, yield func(Transition, State) bool) bool {
 	a := &m.p.Actions[ai]
-	*c = Ctx[N, M]{m: m, w: w, self: u, d: w.Meta[u].D}
+	c.reset(m, w, u, w.Meta[u].D, false, [maxChoices]uint8{})
 	if mi >= 0 {
 		c.env = &w.Msgs[mi]
 	}
@@ -367,7 +367,7 @@ func (m *Machine[N, M]) fire(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai, m
 	var choice [maxChoices]uint8
 	for {
 		next.copyFrom(w)
-		*c = Ctx[N, M]{m: m, w: next, self: u, d: w.Meta[u].D, do: true, choice: choice}
+		c.reset(m, next, u, w.Meta[u].D, true, choice)
 		if mi >= 0 {
 			c.recv = w.Msgs[mi]
 			c.env = &c.recv
