@@ -120,6 +120,7 @@ type bfsWorker struct {
 	index   *fpIndex // fingerprint → candidate of this level, with several workers
 	indexed bool
 	local   *batch // successors it owns itself, probed together (nil: offered at once)
+	sent    *offeredCache
 	sink    uint64 // what the prefetching loads read, so they are not dropped
 	cands   []newState
 	store   blocks // candidates' encodings
@@ -263,6 +264,7 @@ func (r *bfsRun) newWorker(i, n, inMem int) *bfsWorker {
 		w.local = new(batch)
 	}
 	w.x = c.newExpander(func() bool { return s.lim.check(false) != "" })
+	w.sent = newOfferedCache(c.opt.Fingerprint == 128)
 	return w
 }
 
@@ -481,6 +483,9 @@ func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
 // successor hands a successor of the state being expanded (w.state) to
 // its owner.
 func (w *bfsWorker) successor(sc *succ) bool {
+	if w.sent != nil && w.sent.again(sc.fp) {
+		return true // offered before: nothing to change (sent.go)
+	}
 	key := uint64(w.state)<<32 | uint64(sc.ord)
 	if o := sc.fp.owner(len(w.r.w)); o != w.id {
 		w.send(o, sc, key)
