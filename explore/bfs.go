@@ -55,6 +55,7 @@ type batch struct {
 	data []byte
 	sts  []model.State // clones, for systems without a codec
 	last bool          // the sender has nothing more this level
+	from int           // the sending worker (in process)
 }
 
 func (b *batch) len() int { return len(b.fps) }
@@ -119,6 +120,7 @@ type bfsWorker struct {
 	index   *fpIndex // fingerprint → candidate of this level, with several workers
 	indexed bool
 	local   *batch // successors it owns itself, probed together (nil: offered at once)
+	sent    *offeredCache
 	sink    uint64 // what the prefetching loads read, so they are not dropped
 	cands   []newState
 	store   blocks // candidates' encodings
@@ -288,6 +290,7 @@ func (r *bfsRun) newWorker(i, n, inMem int) *bfsWorker {
 		w.local = new(batch)
 	}
 	w.x = c.newExpander(func() bool { return s.lim.check(false) != "" })
+	w.sent = newOfferedCache(c.opt.Fingerprint == 128)
 	return w
 }
 
@@ -506,6 +509,9 @@ func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
 // successor hands a successor of the state being expanded (w.state) to
 // its owner.
 func (w *bfsWorker) successor(sc *succ) bool {
+	if w.sent != nil && w.sent.again(sc.fp) {
+		return true // offered before: nothing to change (sent.go)
+	}
 	key := uint64(w.state)<<32 | uint64(sc.ord)
 	if o := w.r.owner(sc.fp); o != w.id {
 		w.send(o, sc, key)
@@ -523,7 +529,7 @@ func (w *bfsWorker) successor(sc *succ) bool {
 		}
 		return true
 	}
-	w.offer(sc.fp, key, sc.tix, nil, sc.next, false)
+	w.offer(sc.fp, key, sc.tix, nil, sc.next, false, w.id)
 	return true
 }
 
@@ -537,13 +543,20 @@ const localBatch = 128
 // miss per successor otherwise, the largest single cost of a search); the
 // probes that follow find their slots in cache.
 func (w *bfsWorker) offerBatch(b *batch) {
+	from := b.from
+	if b == w.local {
+		from = w.id
+	}
 	w.sink += w.seen.prefetch(b.fps)
+	if w.indexed {
+		w.sink += w.index.prefetch(b.fps)
+	}
 	start := 0
 	for i, f := range b.fps {
 		if len(b.sts) > 0 {
-			w.offer(f, b.keys[i], b.tixs[i], nil, b.sts[i], true)
+			w.offer(f, b.keys[i], b.tixs[i], nil, b.sts[i], true, from)
 		} else {
-			w.offer(f, b.keys[i], b.tixs[i], b.data[start:b.ends[i]], nil, false)
+			w.offer(f, b.keys[i], b.tixs[i], b.data[start:b.ends[i]], nil, false, from)
 			start = b.ends[i]
 		}
 	}
@@ -563,6 +576,7 @@ func (w *bfsWorker) send(o int, sc *succ, key uint64) {
 		b = w.r.pool.Get().(*batch)
 		w.out[o] = b
 	}
+	b.from = w.id
 	b.fps = append(b.fps, sc.fp)
 	b.keys = append(b.keys, key)
 	b.tixs = append(b.tixs, sc.tix)
@@ -594,14 +608,28 @@ func (w *bfsWorker) drain(wait bool) {
 
 // offer is a successor reaching its owner: unless it is known from an
 // earlier level, the least key wins; enc is its encoding, or st the state:
-// a clone a batch brought (owned) or the worker's transient successor. A
-// new state's invariants are evaluated here, once.
-func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st model.State, owned bool) {
-	var flag uint64
+// a clone a batch brought (owned) or the worker's transient successor;
+// from is the worker that sent it. A new state's invariants are evaluated
+// here, once.
+//
+// Each worker sends its successors in increasing key order, and its
+// batches reach an owner in the order sent, so a state offered again by a
+// worker that has already offered it in this level never has the least
+// key: the seen-set slot's offered flag for that worker (workers 0 to
+// offeredBits-1, in process) answers without looking up the index. With
+// several workers most states of a level are reached many times, mostly
+// from the same worker.
+func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st model.State, owned bool, from int) {
+	var flag, by uint64
 	if w.indexed {
 		flag = thisLevel // with one worker, no one asks
+		if from < offeredBits && w.r.net == nil {
+			by = offeredBy0 << from
+			flag |= by
+		}
 	}
-	isNew, inLevel := w.seen.reach(f, flag)
+	isNew, had := w.seen.reach(f, flag)
+	inLevel := had&thisLevel != 0
 	if isNew {
 		i := uint32(len(w.cands))
 		if w.indexed {
@@ -625,9 +653,10 @@ func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st 
 		w.state = parent
 		return
 	}
-	if !inLevel || !w.indexed {
+	if !inLevel || !w.indexed || had&by != 0 {
 		// Known from an earlier level; or, with one worker, offered in
-		// increasing key order, so the first offer had the least key.
+		// increasing key order, so the first offer had the least key; or
+		// offered before by the same worker, with a lesser key.
 		return
 	}
 	sl, _ := w.index.lookup(f, 0, 0, 0)
@@ -747,6 +776,13 @@ func (w *bfsWorker) apply() {
 			s.links.set(id, link{uint32(c.key >> 32), uint32(c.key)})
 		}
 		if w.indexed {
+			if i%localBatch == 0 {
+				// Read the next home slots in one loop of independent
+				// loads (see offerBatch).
+				for j := i; j < min(i+localBatch, len(w.cands)); j++ {
+					w.sink += w.seen.homeSlot(w.cands[j].fp)
+				}
+			}
 			w.seen.settle(c.fp)
 		}
 		if cd != nil {

@@ -30,6 +30,13 @@ const (
 	occupied  = 1
 	thisLevel = 2
 	flagBits  = 6
+	// offeredBy0 is the first of offeredBits flags: flag k (bit 2+k) of a
+	// state reached in the current level says that worker k has offered it
+	// to its owner in this level (see bfsWorker.offer).
+	offeredBy0  = 4
+	offeredBits = flagBits - 2
+	// levelBits are the flags a level sets and settle clears.
+	levelBits = 1<<flagBits - 2
 )
 
 // packed is f's low half as a slot stores it.
@@ -68,7 +75,7 @@ func (sh *shard) find(f fingerprint) (uint64, bool) {
 		switch {
 		case x == 0:
 			return i, false
-		case x|thisLevel == v|thisLevel && (sh.hi == nil || sh.hi[i] == f.hi):
+		case x&^levelBits == v && (sh.hi == nil || sh.hi[i] == f.hi):
 			return i, true
 		}
 		if i++; i == n {
@@ -83,17 +90,22 @@ func (s *seenSet) insert(f fingerprint) bool {
 	return isNew
 }
 
-// reach adds f with the given flag (0 or thisLevel) unless present; it
-// reports whether f was new and, if not, whether it carries thisLevel.
-func (s *seenSet) reach(f fingerprint, flag uint64) (isNew, inLevel bool) {
+// reach adds f with the given flags (0, or thisLevel with any offered
+// flags) unless present; it reports whether f was new and, if not, the
+// flags it carried. A state present with thisLevel gains the flags given.
+func (s *seenSet) reach(f fingerprint, flag uint64) (isNew bool, had uint64) {
 	return s.shards[f.lo>>(64-flagBits)].reach(f, flag)
 }
 
 // reach is seenSet.reach within the shard.
-func (sh *shard) reach(f fingerprint, flag uint64) (isNew, inLevel bool) {
+func (sh *shard) reach(f fingerprint, flag uint64) (isNew bool, had uint64) {
 	i, ok := sh.find(f)
 	if ok {
-		return false, sh.lo[i]&thisLevel != 0
+		x := sh.lo[i]
+		if x&thisLevel != 0 {
+			sh.lo[i] = x | flag
+		}
+		return false, x & levelBits
 	}
 	sh.lo[i] = packed(f) | flag
 	if sh.hi != nil {
@@ -103,7 +115,7 @@ func (sh *shard) reach(f fingerprint, flag uint64) (isNew, inLevel bool) {
 	if sh.n*10 > len(sh.lo)*9 {
 		sh.grow()
 	}
-	return true, false
+	return true, 0
 }
 
 // prefetch reads the home slot of each fingerprint and returns a value
@@ -113,18 +125,23 @@ func (sh *shard) reach(f fingerprint, flag uint64) (isNew, inLevel bool) {
 func (s *seenSet) prefetch(fs []fingerprint) uint64 {
 	var sum uint64
 	for _, f := range fs {
-		sh := &s.shards[f.lo>>(64-flagBits)]
-		v := packed(f)
-		sum += sh.lo[home(v>>flagBits<<flagBits, len(sh.lo))]
+		sum += s.homeSlot(f)
 	}
 	return sum
 }
 
-// settle clears f's thisLevel flag: its level is over.
+// homeSlot is the value in f's home slot (a load for prefetching).
+func (s *seenSet) homeSlot(f fingerprint) uint64 {
+	sh := &s.shards[f.lo>>(64-flagBits)]
+	v := packed(f)
+	return sh.lo[home(v>>flagBits<<flagBits, len(sh.lo))]
+}
+
+// settle clears f's level flags: its level is over.
 func (s *seenSet) settle(f fingerprint) {
 	sh := &s.shards[f.lo>>(64-flagBits)]
 	if i, ok := sh.find(f); ok {
-		sh.lo[i] &^= thisLevel
+		sh.lo[i] &^= levelBits
 	}
 }
 
@@ -213,6 +230,20 @@ func (t *fpIndex) lookup(f fingerprint, next uint32, key uint64, tix uint32) (*f
 			i = 0
 		}
 	}
+}
+
+// prefetch reads the home slot of each fingerprint (see
+// seenSet.prefetch), growing the table first when the batch could fill it,
+// so that the lookups that follow hit the cache.
+func (t *fpIndex) prefetch(fs []fingerprint) uint64 {
+	for 4*(t.n+len(fs)) > 3*len(t.slots) {
+		t.grow()
+	}
+	var sum uint64
+	for _, f := range fs {
+		sum += uint64(t.slots[home(f.lo, len(t.slots))].val)
+	}
+	return sum
 }
 
 func (t *fpIndex) grow() {

@@ -49,6 +49,7 @@ type scratch[N Value, M Message] struct {
 	next  World[N, M]
 	c     Ctx[N, M]
 	hint  keyHint
+	inbox [MaxNodes + 1]int // inboxes' ranges
 	at    actionAt
 	yield func(Transition, State) bool // the caller's
 	inner func(Transition, State) bool // sc.innerYield, made once
@@ -272,13 +273,14 @@ func (m *Machine[N, M]) successors(sc *scratch[N, M], s State, yield func(Transi
 		sc.inner = sc.innerYield
 	}
 	defer m.recoverAction(sc)
+	inbox := inboxes(w, &sc.inbox)
 	for u := range w.Nodes {
 		if w.Meta[u].Crashed {
 			continue
 		}
 		for ai := range m.p.Actions {
 			sc.at = actionAt{u: NodeID(u), ai: ai, running: true}
-			if !m.nodeAction(w, next, c, NodeID(u), ai, sc.inner) {
+			if !m.nodeAction(w, next, c, NodeID(u), ai, inbox[u], inbox[u+1], sc.inner) {
 				return
 			}
 		}
@@ -295,7 +297,8 @@ func (m *Machine[N, M]) successors(sc *scratch[N, M], s State, yield func(Transi
 }
 
 // nodeAction yields every enabled instance of action ai at node u.
-func (m *Machine[N, M]) nodeAction(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai int, yield func(Transition, State) bool) bool {
+// Only messages lo..hi-1 (see inboxes) can be addressed to u.
+func (m *Machine[N, M]) nodeAction(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai, lo, hi int, yield func(Transition, State) bool) bool {
 	a := &m.p.Actions[ai]
 	kind := NodeStep
 	switch a.Kind {
@@ -307,7 +310,7 @@ func (m *Machine[N, M]) nodeAction(w, next *World[N, M], c *Ctx[N, M], u NodeID,
 	case Exit:
 		kind = EnvStep
 	case Receive:
-		for mi := range w.Msgs {
+		for mi := lo; mi < hi; mi++ {
 			e := &w.Msgs[mi]
 			if e.To != u {
 				continue
@@ -330,11 +333,31 @@ func (m *Machine[N, M]) nodeAction(w, next *World[N, M], c *Ctx[N, M], u NodeID,
 	return m.fire(w, next, c, u, ai, -1, kind, yield)
 }
 
+// inboxes sets b[u]..b[u+1]-1 to the messages in transit to node u: the
+// canonical order puts them together, by receiver. Should the list not be
+// in that order, every node's range is the whole list.
+func inboxes[N Value, M Message](w *World[N, M], b *[MaxNodes + 1]int) *[MaxNodes + 1]int {
+	k := 0
+	for u := range w.Nodes {
+		b[u] = k
+		for k < len(w.Msgs) && int(w.Msgs[k].To) == u {
+			k++
+		}
+	}
+	b[len(w.Nodes)] = k
+	if k != len(w.Msgs) {
+		for u := range w.Nodes {
+			b[u], b[u+1] = 0, len(w.Msgs)
+		}
+	}
+	return b
+}
+
 // fire checks the guard of action ai at u (receiving message mi if mi ≥ 0)
 // and yields one successor per outcome of its random draws.
 func (m *Machine[N, M]) fire(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai, mi int, kind StepKind, yield func(Transition, State) bool) bool {
 	a := &m.p.Actions[ai]
-	*c = Ctx[N, M]{m: m, w: w, self: u, d: w.Meta[u].D}
+	c.reset(m, w, u, w.Meta[u].D, false, [maxChoices]uint8{})
 	if mi >= 0 {
 		c.env = &w.Msgs[mi]
 	}
@@ -344,10 +367,10 @@ func (m *Machine[N, M]) fire(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai, m
 	var choice [maxChoices]uint8
 	for {
 		next.copyFrom(w)
-		*c = Ctx[N, M]{m: m, w: next, self: u, d: w.Meta[u].D, do: true, choice: choice}
+		c.reset(m, next, u, w.Meta[u].D, true, choice)
 		if mi >= 0 {
-			env := w.Msgs[mi]
-			c.env = &env
+			c.recv = w.Msgs[mi]
+			c.env = &c.recv
 			next.removeAt(mi)
 		}
 		next.Meta[u].D = 0

@@ -171,6 +171,7 @@ type Ctx[N Value, M Message] struct {
 	w    *World[N, M] // the successor being built (Do) or the source (Guard)
 	self NodeID
 	env  *Envelope[M] // the received message, for Receive actions
+	recv Envelope[M]  // Do's copy of it, which env points to (no allocation per step)
 	d    Ports        // snapshot of the disconnection set D
 	do   bool         // Do (may modify) rather than Guard
 
@@ -180,6 +181,14 @@ type Ctx[N Value, M Message] struct {
 }
 
 const maxChoices = 4
+
+// reset readies c for one Guard (do false) or Do call: the fields a step
+// reads are set one by one, rather than the whole context cleared (radix
+// is written by Choose before it is read).
+func (c *Ctx[N, M]) reset(m *Machine[N, M], w *World[N, M], self NodeID, d Ports, do bool, choice [maxChoices]uint8) {
+	c.m, c.w, c.self, c.env, c.d, c.do = m, w, self, nil, d, do
+	c.nchoice, c.choice = 0, choice
+}
 
 // Self is the acting node.
 func (c *Ctx[N, M]) Self() NodeID { return c.self }

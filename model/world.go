@@ -88,7 +88,7 @@ func compareEnv[M Message](a, b *Envelope[M], fifo bool) int {
 	case a.FromPort != b.FromPort:
 		return int(a.FromPort) - int(b.FromPort)
 	}
-	if fifo {
+	if fifo || a.Msg == b.Msg {
 		return 0
 	}
 	var x, y [32]byte

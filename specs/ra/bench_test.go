@@ -9,22 +9,25 @@ import (
 	"github.com/mxcheck/mxcheck/specs/spectest"
 )
 
-// BenchmarkRA explores fixed RA configurations single-threaded and reports
+// BenchmarkRA explores fixed RA configurations (one worker unless the name
+// ends in -w2) and reports
 // distinct states, states/s and seen-set bytes per distinct state.
 // Run with -benchtime 1x: one iteration is a whole search.
 func BenchmarkRA(b *testing.B) {
 	for _, bc := range []struct {
-		name   string
-		params model.Values
+		name    string
+		params  model.Values
+		workers int
 	}{
-		{"n3-r2", model.Values{"nodes": "3", "requests": "2"}},
-		{"n4-r1", model.Values{"nodes": "4"}},
+		{"n3-r2", model.Values{"nodes": "3", "requests": "2"}, 1},
+		{"n4-r1", model.Values{"nodes": "4"}, 1},
+		{"n4-r1-w2", model.Values{"nodes": "4"}, 2},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			sys, _ := spectest.Build(b, ra.Spec, bc.params)
 			var r *explore.Result
 			for i := 0; i < b.N; i++ {
-				r = spectest.Run(b, sys, explore.Options{})
+				r = spectest.Run(b, sys, explore.Options{Workers: bc.workers})
 			}
 			if r.Verdict != explore.Verified {
 				b.Fatalf("verdict %s", r.Verdict)
