@@ -424,6 +424,7 @@ func (r *bfsRun) startRemote(cn *coordNet, m *manifest, frontier []int, seenByte
 		b.u32(uint32(o))
 	}
 	b.str(dir)
+	b.u8(boolByte(cn.cl.Compress))
 	reps, err := cn.call(nil, opEpoch, func(int) []byte { return b.b })
 	if err != nil {
 		return 0, err

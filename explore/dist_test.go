@@ -63,6 +63,39 @@ func startNATS(t testing.TB) (*server.Server, string) {
 
 var runSeq atomic.Int64
 
+// distCompress makes runDistributed's batches compressed.
+var distCompress bool
+
+// A batch survives its encoding, compressed or not; a truncated compressed
+// batch is an error, not a panic.
+func TestBatchCodec(t *testing.T) {
+	b := &batch{last: true}
+	for i := 0; i < 50; i++ {
+		b.fps = append(b.fps, fingerprint{lo: uint64(i*7 + 1), hi: uint64(i)})
+		b.keys = append(b.keys, uint64(i)<<32|3)
+		b.tixs = append(b.tixs, uint32(i))
+		b.data = append(b.data, "state-encoding"[:i%14]...)
+		b.ends = append(b.ends, len(b.data))
+	}
+	for _, compress := range []bool{false, true} {
+		p := encodeBatch(2, 9, 41, b, compress)
+		got := &batch{}
+		from, epoch, sent, err := decodeBatch(p, got)
+		if err != nil || from != 2 || epoch != 9 || sent != 41 || batchEpoch(p) != 9 || !got.last ||
+			fmt.Sprint(got.fps, got.keys, got.tixs, got.ends, string(got.data)) != fmt.Sprint(b.fps, b.keys, b.tixs, b.ends, string(b.data)) {
+			t.Errorf("compress %v: decoded %v %d %d %d %+v", compress, err, from, epoch, sent, got)
+		}
+		if compress {
+			if raw := encodeBatch(2, 9, 41, b, false); len(p) >= len(raw) {
+				t.Errorf("compressed %d bytes, raw %d", len(p), len(raw))
+			}
+			if _, _, _, err := decodeBatch(p[:len(p)-3], &batch{}); err == nil {
+				t.Errorf("a truncated compressed batch decodes")
+			}
+		}
+	}
+}
+
 // runDistributed runs sys over n workers (goroutines, each with its own
 // connection and Checker) and a coordinator, through the NATS server at url.
 func runDistributed(t testing.TB, url string, sys model.System, opt Options, n int) *Result {
@@ -101,7 +134,7 @@ func runDistributedErr(t testing.TB, url string, sys model.System, opt Options, 
 	}
 	defer nc.Close()
 	o := opt
-	o.Cluster = &Cluster{Conn: nc, Run: name, Workers: n}
+	o.Cluster = &Cluster{Conn: nc, Run: name, Workers: n, Compress: distCompress}
 	res := run(sys, o)
 	var werrs []error
 	for k := 0; k < n; k++ {
@@ -153,10 +186,14 @@ func TestDistributedIdentical(t *testing.T) {
 				o := tc.opt
 				o.Workers = n
 				in := run(tc.sys, o)
-				dist := runDistributed(t, url, tc.sys, tc.opt, n)
-				if !sameResult(in, dist) {
-					t.Errorf("%d workers: distributed differs:\nin   %+v %+v %q\ndist %+v %+v %q", n, in.Stats, in.Properties, in.Limit, dist.Stats, dist.Properties, dist.Limit)
+				for _, compress := range []bool{false, true} {
+					distCompress = compress
+					dist := runDistributed(t, url, tc.sys, tc.opt, n)
+					if !sameResult(in, dist) {
+						t.Errorf("%d workers, compress %v: distributed differs:\nin   %+v %+v %q\ndist %+v %+v %q", n, compress, in.Stats, in.Properties, in.Limit, dist.Stats, dist.Properties, dist.Limit)
+					}
 				}
+				distCompress = false
 			}
 		})
 	}

@@ -39,6 +39,8 @@ type workerNet struct {
 	sent   []uint32 // batches sent to each worker this epoch
 	got    []uint32 // batches received from each worker this epoch (the subscription's goroutine)
 	broken atomic.Bool
+	// compress: batches go S2-compressed (Cluster.Compress)
+	compress bool
 }
 
 // sendBatch sends b to worker o and recycles it.
@@ -47,7 +49,7 @@ func (wn *workerNet) sendBatch(o int, b *batch) {
 		wn.r.faultAt("mid-level")
 	}
 	wn.faults++
-	p := encodeBatch(wn.k, wn.epoch, wn.sent[o], b)
+	p := encodeBatch(wn.k, wn.epoch, wn.sent[o], b, wn.compress)
 	wn.sent[o]++
 	if dropBatch != nil && !b.last && dropBatch(wn.k, o, wn.depth) {
 		// A network that loses it (tests).
@@ -307,6 +309,7 @@ func (p *workerProc) epoch(msg []byte) ([]byte, error) {
 		vmap[vp] = int32(in.u32())
 	}
 	dir := in.str()
+	compress := in.u8() == 1
 	if in.err != nil {
 		return nil, in.err
 	}
@@ -319,6 +322,7 @@ func (p *workerProc) epoch(msg []byte) ([]byte, error) {
 		}
 	}
 	wn := p.newEpoch(epoch, alive, vmap)
+	wn.compress = compress
 	w := wn.r.w[p.k]
 	if dir != "" {
 		m, err := readManifest(dir)

@@ -364,6 +364,7 @@ func TestDistributedBadInput(t *testing.T) {
 		{"check", "ra", "--distributed", "--workers", "2", "--strategy", "dfs"},
 		{"check", "ra", "--distributed", "--workers", "2", "--worker-timeout", "10ms"},
 		{"check", "ra", "--worker-timeout", "3s"},
+		{"check", "ra", "--compress"},
 		{"worker"},
 		{"worker", "--nats", "nats://127.0.0.1:1", "--wait", "0s"},
 		{"worker", "--nats", "nats://127.0.0.1:1", "--wait", "300ms"},
