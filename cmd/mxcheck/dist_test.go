@@ -236,20 +236,24 @@ func TestDistributedWorkerKilled(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	for _, tc := range []struct {
-		args  []string
-		fault string
-		ckpt  bool
+		args     []string
+		fault    string
+		ckpt     bool
+		compress bool
 	}{
-		{[]string{"maekawa", "--churn=1", "--requesters=0,3", "--variant=yield-fail-displaced"}, "mid-level:1:12", true},
-		{[]string{"maekawa", "--churn=1", "--requesters=0,3", "--variant=yield-fail-displaced"}, "mid-level:1:12", false},
-		{[]string{"ra", "--nodes=3"}, "barrier:1:9", true},
-		{[]string{"ra", "--nodes=3"}, "checkpoint:1:10", true},
-		{[]string{"lme", "--disconnects=1", "--continue"}, "barrier:2:7", true},
-		{[]string{"lme", "--disconnects=1", "--continue"}, "checkpoint:0:9", true},
+		{[]string{"maekawa", "--churn=1", "--requesters=0,3", "--variant=yield-fail-displaced"}, "mid-level:1:12", true, false},
+		{[]string{"maekawa", "--churn=1", "--requesters=0,3", "--variant=yield-fail-displaced"}, "mid-level:1:12", false, true},
+		{[]string{"ra", "--nodes=3"}, "barrier:1:9", true, false},
+		{[]string{"ra", "--nodes=3"}, "checkpoint:1:10", true, false},
+		{[]string{"lme", "--disconnects=1", "--continue"}, "barrier:2:7", true, false},
+		{[]string{"lme", "--disconnects=1", "--continue"}, "checkpoint:0:9", true, true},
 	} {
-		t.Run(tc.fault+" "+strings.Join(tc.args, " ")+fmt.Sprintf(" checkpoints=%v", tc.ckpt), func(t *testing.T) {
+		t.Run(tc.fault+" "+strings.Join(tc.args, " ")+fmt.Sprintf(" checkpoints=%v compress=%v", tc.ckpt, tc.compress), func(t *testing.T) {
 			args := append([]string{}, tc.args...)
 			args = append(args, "--worker-timeout", "2s")
+			if tc.compress {
+				args = append(args, "--compress")
+			}
 			if tc.ckpt {
 				args = append(args, "--checkpoint", t.TempDir(), "--checkpoint-every", "0")
 			}
