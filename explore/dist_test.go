@@ -239,6 +239,41 @@ func TestDistributedLostBatch(t *testing.T) {
 	}
 }
 
+// A distributed run's checkpoint resumes in process, and an in-process
+// run's resumes distributed, to the uninterrupted run's result.
+func TestDistributedCheckpointBothWays(t *testing.T) {
+	_, url := startNATS(t)
+	defer func(n int) { batchStates = n }(batchStates)
+	batchStates = 7
+	mod := bytesDesc{toyDesc{&toy{init: []int{0, 3}, next: func(s int) []toyEdge {
+		return []toyEdge{{to: (s + 1) % 5000}, {to: 7 * s % 5000}, {to: (s + 13) % 5000}}
+	}, bad: map[string]func(int) bool{"a": func(s int) bool { return s == 4999 }}}}, toyBytes{}}
+	full := run(mod, Options{Workers: 2, Continue: true})
+	for _, distFirst := range []bool{true, false} {
+		dir := t.TempDir()
+		part := Options{Workers: 2, Continue: true, Checkpoint: dir, MaxStates: 2000}
+		var first *Result
+		if distFirst {
+			first = runDistributed(t, url, mod, part, 2)
+		} else {
+			first = run(mod, part)
+		}
+		if first.Verdict != Incomplete || first.Checkpoint == nil || first.Checkpoint.Written == 0 {
+			t.Fatalf("distributed first %v: the first run: %s, %+v", distFirst, first.Verdict, first.Checkpoint)
+		}
+		rest := Options{Workers: 3, Continue: true, Resume: dir}
+		var second *Result
+		if distFirst {
+			second = run(mod, rest)
+		} else {
+			second = runDistributed(t, url, mod, rest, 3)
+		}
+		if !sameResult(full, second) || second.Checkpoint == nil || second.Checkpoint.ResumedFrom == 0 {
+			t.Errorf("distributed first %v: resumed %+v %+v %+v, uninterrupted %+v %+v", distFirst, second.Stats, second.Properties, second.Checkpoint, full.Stats, full.Properties)
+		}
+	}
+}
+
 // The NATS server going away mid-run stops the search as incomplete,
 // naming the connection; the workers leave with an error.
 func TestDistributedServerLost(t *testing.T) {
