@@ -58,7 +58,8 @@ const VirtualPartitions = 1024
 // DistFault, when set (fault-injection tests only), is called by a worker
 // process at points where a crash is worth testing: "mid-level" (its first
 // batch of a level sent), "barrier" (the level's ids received, not yet
-// applied) and "checkpoint" (half of its checkpoint file written). member
+// applied), "checkpoint" (half of its checkpoint file written) and "stop"
+// (asked for its transitions where the search stops in mid-level). member
 // is the worker's index, level the level being expanded or checkpointed.
 var DistFault func(point string, member, level int)
 

@@ -361,7 +361,7 @@ func (c *Checker) bfsDistributed() *Result {
 		r.ck.stats.ResumedFrom, r.ck.stats.ResumedStates = c.resume.Level, int64(c.resume.States)
 	}
 	retries := 0
-	for !s.stop {
+	for err != nil || !s.stop { // a failure found with the stop is recovered from first
 		if err != nil {
 			if depth, err = r.recoverRemote(cn, err, frontier, seenBytes, &retries); err != nil {
 				cn.fail(s, err)

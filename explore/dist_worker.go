@@ -454,6 +454,7 @@ func (wn *workerNet) serve(msg []byte) (body []byte, end bool, err error) {
 		out.u64(uint64(mf.Size))
 		out.u32(mf.CRC)
 	case opExpanded:
+		r.faultAt("stop")
 		out.u32(uint32(len(w.expanded)))
 		for i, id := range w.expanded {
 			out.u32(id)

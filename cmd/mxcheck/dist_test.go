@@ -246,6 +246,7 @@ func TestDistributedWorkerKilled(t *testing.T) {
 		{[]string{"ra", "--nodes=3"}, "barrier:1:9", true, false},
 		{[]string{"ra", "--nodes=3"}, "checkpoint:1:10", true, false},
 		{[]string{"lme", "--disconnects=1", "--continue"}, "barrier:2:7", true, false},
+		{[]string{"lme", "--disconnects=1"}, "stop:1:15", true, false},
 		{[]string{"lme", "--disconnects=1", "--continue"}, "checkpoint:0:9", true, true},
 	} {
 		t.Run(tc.fault+" "+strings.Join(tc.args, " ")+fmt.Sprintf(" checkpoints=%v compress=%v", tc.ckpt, tc.compress), func(t *testing.T) {
