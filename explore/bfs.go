@@ -135,18 +135,20 @@ type bfsWorker struct {
 	buf     []byte
 
 	// per level, in expansion order: ids expanded and transitions counted
-	expanded []uint32
-	succN    []uint32
-	deadlock uint32 // first deadlocked state of the level, if hasDead
-	hasDead  bool
-	first    []firstEvent     // per invariant
-	trans    int64            // transitions this level
-	state    uint32           // the state being expanded or checked, for SpecPanic
-	onSucc   func(*succ) bool // w.successor, made once
-	order    []keyIndex       // sortCandidates' scratch
-	panicked *workerPanic
-	done     atomic.Int64  // states expanded, for progress
-	rec      *liveRecorder // liverecord.go: the liveness graph's part of this worker
+	expanded  []uint32
+	succN     []uint32
+	deadlock  uint32 // first deadlocked state of the level, if hasDead
+	hasDead   bool
+	first     []firstEvent     // per invariant
+	trans     int64            // transitions this level
+	state     uint32           // the state being expanded or checked, for SpecPanic
+	onSucc    func(*succ) bool // w.successor, made once
+	order     []keyIndex       // sortCandidates' scratch
+	packed    []uint64         // sortPacked's scratch
+	prevCands int              // new states of the level before the last (presize)
+	panicked  *workerPanic
+	done      atomic.Int64  // states expanded, for progress
+	rec       *liveRecorder // liverecord.go: the liveness graph's part of this worker
 }
 
 // bfsRun is one BFS.
@@ -408,9 +410,10 @@ func (r *bfsRun) failed() bool {
 func (w *bfsWorker) expandLevel(cut, wantDeadlock bool) {
 	r := w.r
 	w.expanded, w.succN, w.hasDead, w.trans = w.expanded[:0], w.succN[:0], false, 0
-	w.cands, w.ends = w.cands[:0], 0
 	w.store.reset()
 	w.index.reset()
+	w.presize() // bfs_presize.go
+	w.cands, w.ends = w.cands[:0], 0
 	w.done.Store(0)
 	func() {
 		defer func() {
@@ -697,11 +700,13 @@ func (w *bfsWorker) sortCandidates() {
 	if slices.IsSortedFunc(w.cands, func(a, b newState) int { return cmp.Compare(a.key, b.key) }) {
 		return
 	}
-	order := w.order[:0]
-	for i := range w.cands {
-		order = append(order, keyIndex{w.cands[i].key, uint32(i)})
+	order, ok := w.sortPacked(w.order[:0]) // bfs_sort.go
+	if !ok {
+		for i := range w.cands {
+			order = append(order, keyIndex{w.cands[i].key, uint32(i)})
+		}
+		slices.SortFunc(order, func(a, b keyIndex) int { return cmp.Compare(a.key, b.key) })
 	}
-	slices.SortFunc(order, func(a, b keyIndex) int { return cmp.Compare(a.key, b.key) })
 	// Position j takes the state at order[j].i; a done position is marked
 	// by order[j].i == j.
 	for k := range w.cands {
