@@ -636,7 +636,7 @@ func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st 
 	if isNew {
 		i := uint32(len(w.cands))
 		if w.indexed {
-			w.index.lookup(f, i, key, tix)
+			w.index.lookup(f, i, w.cands, w.seen.wide)
 		}
 		w.cands = append(w.cands, newState{fp: f, key: key, tix: tix})
 		c := &w.cands[i]
@@ -662,10 +662,8 @@ func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st 
 		// offered before by the same worker, with a lesser key.
 		return
 	}
-	sl, _ := w.index.lookup(f, 0, 0, 0)
-	if key < sl.key {
-		sl.key, sl.tix = key, tix
-		c := &w.cands[sl.val-1]
+	i, _ := w.index.lookup(f, 0, w.cands, w.seen.wide)
+	if c := &w.cands[i]; key < c.key {
 		c.key, c.tix = key, tix
 		if w.r.sym {
 			// Under symmetry the state kept is the representative its
