@@ -135,20 +135,19 @@ type bfsWorker struct {
 	buf     []byte
 
 	// per level, in expansion order: ids expanded and transitions counted
-	expanded  []uint32
-	succN     []uint32
-	deadlock  uint32 // first deadlocked state of the level, if hasDead
-	hasDead   bool
-	first     []firstEvent     // per invariant
-	trans     int64            // transitions this level
-	state     uint32           // the state being expanded or checked, for SpecPanic
-	onSucc    func(*succ) bool // w.successor, made once
-	order     []keyIndex       // sortCandidates' scratch
-	packed    []uint64         // sortPacked's scratch
-	prevCands int              // new states of the level before the last (presize)
-	panicked  *workerPanic
-	done      atomic.Int64  // states expanded, for progress
-	rec       *liveRecorder // liverecord.go: the liveness graph's part of this worker
+	expanded []uint32
+	succN    []uint32
+	deadlock uint32 // first deadlocked state of the level, if hasDead
+	hasDead  bool
+	first    []firstEvent     // per invariant
+	trans    int64            // transitions this level
+	state    uint32           // the state being expanded or checked, for SpecPanic
+	onSucc   func(*succ) bool // w.successor, made once
+	order    []keyIndex       // sortCandidates' scratch
+	packed   []uint64         // sortPacked's scratch
+	panicked *workerPanic
+	done     atomic.Int64  // states expanded, for progress
+	rec      *liveRecorder // liverecord.go: the liveness graph's part of this worker
 }
 
 // bfsRun is one BFS.
@@ -410,10 +409,9 @@ func (r *bfsRun) failed() bool {
 func (w *bfsWorker) expandLevel(cut, wantDeadlock bool) {
 	r := w.r
 	w.expanded, w.succN, w.hasDead, w.trans = w.expanded[:0], w.succN[:0], false, 0
+	w.cands, w.ends = w.cands[:0], 0
 	w.store.reset()
 	w.index.reset()
-	w.presize() // bfs_presize.go
-	w.cands, w.ends = w.cands[:0], 0
 	w.done.Store(0)
 	func() {
 		defer func() {
