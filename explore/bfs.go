@@ -144,6 +144,7 @@ type bfsWorker struct {
 	state    uint32           // the state being expanded or checked, for SpecPanic
 	onSucc   func(*succ) bool // w.successor, made once
 	order    []keyIndex       // sortCandidates' scratch
+	packed   []uint64         // sortPacked's scratch
 	panicked *workerPanic
 	done     atomic.Int64  // states expanded, for progress
 	rec      *liveRecorder // liverecord.go: the liveness graph's part of this worker
@@ -633,7 +634,7 @@ func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st 
 	if isNew {
 		i := uint32(len(w.cands))
 		if w.indexed {
-			w.index.lookup(f, i, key, tix)
+			w.index.lookup(f, i, w.cands, w.seen.wide)
 		}
 		w.cands = append(w.cands, newState{fp: f, key: key, tix: tix})
 		c := &w.cands[i]
@@ -659,10 +660,8 @@ func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st 
 		// offered before by the same worker, with a lesser key.
 		return
 	}
-	sl, _ := w.index.lookup(f, 0, 0, 0)
-	if key < sl.key {
-		sl.key, sl.tix = key, tix
-		c := &w.cands[sl.val-1]
+	i, _ := w.index.lookup(f, 0, w.cands, w.seen.wide)
+	if c := &w.cands[i]; key < c.key {
 		c.key, c.tix = key, tix
 		if w.r.sym {
 			// Under symmetry the state kept is the representative its
@@ -697,11 +696,13 @@ func (w *bfsWorker) sortCandidates() {
 	if slices.IsSortedFunc(w.cands, func(a, b newState) int { return cmp.Compare(a.key, b.key) }) {
 		return
 	}
-	order := w.order[:0]
-	for i := range w.cands {
-		order = append(order, keyIndex{w.cands[i].key, uint32(i)})
+	order, ok := w.sortPacked(w.order[:0]) // bfs_sort.go
+	if !ok {
+		for i := range w.cands {
+			order = append(order, keyIndex{w.cands[i].key, uint32(i)})
+		}
+		slices.SortFunc(order, func(a, b keyIndex) int { return cmp.Compare(a.key, b.key) })
 	}
-	slices.SortFunc(order, func(a, b keyIndex) int { return cmp.Compare(a.key, b.key) })
 	// Position j takes the state at order[j].i; a done position is marked
 	// by order[j].i == j.
 	for k := range w.cands {

@@ -191,43 +191,43 @@ func (s *seenSet) bytes() int64 {
 }
 
 // fpIndex maps the fingerprints of one BFS level's new states to their
-// index among the level's new states, with the least key offered so far:
-// open addressing, linear probing, one 32-byte slot per entry (a state
-// reached again costs one cache line), grown at 3/4 load, emptied (not
-// freed) between levels.
+// index among the level's new states (whose entries keep the least key
+// offered so far): open addressing, linear probing, one 16-byte slot per
+// entry, grown at 3/4 load, emptied (not freed) between levels. A slot
+// holds a fingerprint's low half; with 128-bit fingerprints a match on it
+// is checked against the whole fingerprint of the new state it names.
 type fpIndex struct {
 	slots []fpSlot
 	n     int
 }
 
 type fpSlot struct {
-	f   fingerprint
-	key uint64 // the least key offered
+	lo  uint64
 	val uint32 // index+1; 0 marks an empty slot
-	tix uint32 // with key
+	_   uint32
 }
 
 func newFPIndex() *fpIndex { return &fpIndex{slots: make([]fpSlot, 1024)} }
 
-// lookup returns f's slot, inserting it with index next, key and tix when
-// absent.
-func (t *fpIndex) lookup(f fingerprint, next uint32, key uint64, tix uint32) (*fpSlot, bool) {
+// lookup returns the index of f among cands, inserting it with index next
+// when absent (isNew); wide: fingerprints are 128-bit.
+func (t *fpIndex) lookup(f fingerprint, next uint32, cands []newState, wide bool) (i uint32, isNew bool) {
 	if 4*(t.n+1) > 3*len(t.slots) {
 		t.grow()
 	}
 	n := uint64(len(t.slots))
-	for i := home(f.lo, len(t.slots)); ; {
-		sl := &t.slots[i]
+	for j := home(f.lo, len(t.slots)); ; {
+		sl := &t.slots[j]
 		switch {
 		case sl.val == 0:
-			*sl = fpSlot{f: f, key: key, val: next + 1, tix: tix}
+			*sl = fpSlot{lo: f.lo, val: next + 1}
 			t.n++
-			return sl, true
-		case sl.f == f:
-			return sl, false
+			return next, true
+		case sl.lo == f.lo && (!wide || cands[sl.val-1].fp.hi == f.hi):
+			return sl.val - 1, false
 		}
-		if i++; i == n {
-			i = 0
+		if j++; j == n {
+			j = 0
 		}
 	}
 }
@@ -254,7 +254,7 @@ func (t *fpIndex) grow() {
 		if sl.val == 0 {
 			continue
 		}
-		i := home(sl.f.lo, len(t.slots))
+		i := home(sl.lo, len(t.slots))
 		for t.slots[i].val != 0 {
 			if i++; i == n {
 				i = 0
@@ -275,4 +275,4 @@ func (t *fpIndex) reset() {
 }
 
 // bytes is the memory the index holds.
-func (t *fpIndex) bytes() int64 { return int64(len(t.slots)) * 32 }
+func (t *fpIndex) bytes() int64 { return int64(len(t.slots)) * 16 }

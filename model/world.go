@@ -193,13 +193,24 @@ func (w *World[N, M]) Count(pred func(n *N) bool) int {
 // AppendKey methods are.
 func (w *World[N, M]) appendKey(dst []byte, delta int) []byte {
 	h := w.hint
+	if h == nil || h.dirty == allDirty {
+		for i := range w.Nodes {
+			dst = appendNodeKey(dst, &w.Nodes[i], &w.Meta[i], delta)
+		}
+		return appendMsgsKey(dst, w.Budget, w.Msgs)
+	}
+	// Each run of nodes the step left alone is one copy of the parent's
+	// bytes (a node step changes one node: two copies in all).
+	clean := 0 // the first node of the current run of unchanged nodes
 	for i := range w.Nodes {
-		if h != nil && h.dirty&(1<<i) == 0 {
-			dst = append(dst, h.parent[h.off[i]:h.off[i+1]]...)
+		if h.dirty&(1<<i) == 0 {
 			continue
 		}
+		dst = append(dst, h.parent[h.off[clean]:h.off[i]]...)
 		dst = appendNodeKey(dst, &w.Nodes[i], &w.Meta[i], delta)
+		clean = i + 1
 	}
+	dst = append(dst, h.parent[h.off[clean]:h.off[len(w.Nodes)]]...)
 	return appendMsgsKey(dst, w.Budget, w.Msgs)
 }
 

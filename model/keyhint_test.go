@@ -1,0 +1,47 @@
+package model_test
+
+import (
+	"testing"
+
+	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/specs/ra"
+)
+
+// TestKeyHint: the key of a successor as Successors yields it (built from
+// its parent's node encodings, copying the nodes the step left alone) is
+// the key of the same state without the hint, for every successor of
+// RA's first few thousand states, node steps and adversary moves (crashes)
+// alike.
+func TestKeyHint(t *testing.T) {
+	sys, err := model.Compile(&ra.Protocol, model.Config{Nodes: 4, Requests: 1, Budget: model.Budget{Crashes: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	queue := sys.Init()
+	seen := map[string]bool{string(sys.AppendKey(nil, queue[0])): true}
+	steps, adversary := 0, 0
+	for len(queue) > 0 && len(seen) < 3000 {
+		st := queue[0]
+		queue = queue[1:]
+		sys.Successors(st, func(tr model.Transition, next model.State) bool {
+			hinted := string(sys.AppendKey(nil, next))
+			clone := sys.Clone(next)
+			if plain := string(sys.AppendKey(nil, clone)); hinted != plain {
+				t.Fatalf("%v: hinted key %x, want %x", tr, hinted, plain)
+			}
+			if tr.Kind == model.AdversaryStep {
+				adversary++
+			} else {
+				steps++
+			}
+			if !seen[hinted] {
+				seen[hinted] = true
+				queue = append(queue, clone)
+			}
+			return true
+		})
+	}
+	if steps == 0 || adversary == 0 {
+		t.Fatalf("%d node steps, %d adversary moves: both kinds must be checked", steps, adversary)
+	}
+}
