@@ -31,11 +31,25 @@ type ckState struct {
 // expanded and the next one is complete. It writes a checkpoint when one is
 // due, then calls the test hook.
 func (r *bfsRun) afterLevel(depth int) {
+	_ = r.afterLevelWith(depth, func(next int) (int64, error, error) {
+		size, err := r.writeCheckpoint(next)
+		return size, err, nil
+	})
+}
+
+// afterLevelWith is afterLevel with the checkpoint written by write, which
+// returns the checkpoint's size, a failed write (the search goes on without
+// this checkpoint) and a failed network (returned: the level must run
+// again).
+func (r *bfsRun) afterLevelWith(depth int, write func(next int) (size int64, err, netErr error)) error {
 	s, o := r.s, &r.c.opt
 	cut := o.MaxDepth > 0 && depth >= o.MaxDepth
 	if o.Checkpoint != "" && !s.stop && !cut && time.Since(r.ck.last) >= o.CheckpointEvery {
 		t0 := time.Now()
-		size, err := r.writeCheckpoint(depth + 1)
+		size, err, netErr := write(depth + 1)
+		if netErr != nil {
+			return netErr
+		}
 		st := &r.ck.stats
 		took := time.Since(t0)
 		st.TotalWriteTime += took
@@ -51,6 +65,7 @@ func (r *bfsRun) afterLevel(depth int) {
 	if o.levelHook != nil {
 		o.levelHook(depth)
 	}
+	return nil
 }
 
 // writeCheckpoint writes the checkpoint of the run at the start of level

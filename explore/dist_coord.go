@@ -522,30 +522,7 @@ func joinInts(v []int) string {
 // afterLevelRemote is afterLevel for the coordinator: the workers write
 // their partitions' files of the checkpoint, the coordinator the rest.
 func (r *bfsRun) afterLevelRemote(cn *coordNet, depth int) error {
-	s, o := r.s, &r.c.opt
-	cut := o.MaxDepth > 0 && depth >= o.MaxDepth
-	if o.Checkpoint != "" && !s.stop && !cut && time.Since(r.ck.last) >= o.CheckpointEvery {
-		t0 := time.Now()
-		size, err, netErr := r.checkpointRemote(cn, depth+1)
-		if netErr != nil {
-			return netErr
-		}
-		st := &r.ck.stats
-		took := time.Since(t0)
-		st.TotalWriteTime += took
-		if err != nil {
-			st.Error = err.Error()
-			s.warn(fmt.Sprintf("checkpoint after level %d not written: %v", depth, err))
-		} else {
-			st.Written++
-			st.Level, st.States, st.Bytes, st.WriteTime = depth+1, int64(s.n), size, took
-		}
-		r.ck.last = time.Now()
-	}
-	if o.levelHook != nil {
-		o.levelHook(depth)
-	}
-	return nil
+	return r.afterLevelWith(depth, func(next int) (int64, error, error) { return r.checkpointRemote(cn, next) })
 }
 
 // checkpointRemote writes the checkpoint of level next: each worker its
