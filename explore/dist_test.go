@@ -63,6 +63,13 @@ func startNATS(t testing.TB) (*server.Server, string) {
 
 var runSeq atomic.Int64
 
+// modBytes is modToy over 5000 with an encoding, bad at 4999.
+func modBytes() bytesDesc {
+	m := modToy([]int{0, 3}, 5000)
+	m.bad = map[string]func(int) bool{"a": func(s int) bool { return s == 4999 }}
+	return bytesDesc{toyDesc{m}, toyBytes{}}
+}
+
 // distCompress makes runDistributed's batches compressed.
 var distCompress bool
 
@@ -157,18 +164,9 @@ func TestDistributedIdentical(t *testing.T) {
 	_, url := startNATS(t)
 	defer func(n int) { batchStates = n }(batchStates)
 	batchStates = 7 // many batches a level
-	chain := &toy{init: []int{0}, edges: edges([2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4}, [2]int{0, 5}, [2]int{5, 4}),
-		bad: map[string]func(int) bool{"a": func(s int) bool { return s == 4 }}}
-	mod := &toy{init: []int{0, 3}, next: func(s int) []toyEdge {
-		return []toyEdge{{to: (s + 1) % 5000}, {to: 7 * s % 5000}, {to: (s + 13) % 5000}}
-	},
-		bad: map[string]func(int) bool{"a": func(s int) bool { return s == 4999 }, "b": func(s int) bool { return s == 2500 }}}
-	stuck := toyWorker{&toy{init: []int{0}, next: func(s int) []toyEdge {
-		if s > 300 {
-			return []toyEdge{{to: s}}
-		}
-		return []toyEdge{{to: s + 1}, {to: s + 2}}
-	}, pending: func(int) bool { return true }}}
+	chain, stuck := chainToy(), stuckToy()
+	mod := modToy([]int{0, 3}, 5000)
+	mod.bad = map[string]func(int) bool{"a": func(s int) bool { return s == 4999 }, "b": func(s int) bool { return s == 2500 }}
 	for name, tc := range map[string]struct {
 		sys model.System
 		opt Options
@@ -208,9 +206,7 @@ func TestDistributedLostBatch(t *testing.T) {
 	defer func(n int) { batchStates = n }(batchStates)
 	batchStates = 7
 	defer func() { dropBatch = nil }()
-	mod := bytesDesc{toyDesc{&toy{init: []int{0, 3}, next: func(s int) []toyEdge {
-		return []toyEdge{{to: (s + 1) % 5000}, {to: 7 * s % 5000}, {to: (s + 13) % 5000}}
-	}, bad: map[string]func(int) bool{"a": func(s int) bool { return s == 4999 }}}}, toyBytes{}}
+	mod := modBytes()
 	in := run(mod, Options{Workers: 3, Continue: true})
 	for _, ckpt := range []bool{false, true} {
 		var once atomic.Bool
@@ -245,9 +241,7 @@ func TestDistributedCheckpointBothWays(t *testing.T) {
 	_, url := startNATS(t)
 	defer func(n int) { batchStates = n }(batchStates)
 	batchStates = 7
-	mod := bytesDesc{toyDesc{&toy{init: []int{0, 3}, next: func(s int) []toyEdge {
-		return []toyEdge{{to: (s + 1) % 5000}, {to: 7 * s % 5000}, {to: (s + 13) % 5000}}
-	}, bad: map[string]func(int) bool{"a": func(s int) bool { return s == 4999 }}}}, toyBytes{}}
+	mod := modBytes()
 	full := run(mod, Options{Workers: 2, Continue: true})
 	for _, distFirst := range []bool{true, false} {
 		dir := t.TempDir()

@@ -288,18 +288,9 @@ func TestReadITFRejectsMalformed(t *testing.T) {
 // with 2, 3, 4 or 8 workers exactly the one-worker result: same verdict,
 // counts, depth, limit and traces, on every toy above.
 func TestParallelIdentical(t *testing.T) {
-	chain := &toy{init: []int{0}, edges: edges([2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4}, [2]int{0, 5}, [2]int{5, 4}),
-		bad: map[string]func(int) bool{"a": func(s int) bool { return s == 4 }}}
-	mod := &toy{init: []int{0}, next: func(s int) []toyEdge {
-		return []toyEdge{{to: (s + 1) % 1000}, {to: 7 * s % 1000}, {to: (s + 13) % 1000}}
-	},
-		bad: map[string]func(int) bool{"a": func(s int) bool { return s == 999 }, "b": func(s int) bool { return s == 500 }}}
-	stuck := toyWorker{&toy{init: []int{0}, next: func(s int) []toyEdge {
-		if s > 300 {
-			return []toyEdge{{to: s}}
-		}
-		return []toyEdge{{to: s + 1}, {to: s + 2}}
-	}, pending: func(int) bool { return true }}}
+	chain, stuck := chainToy(), stuckToy()
+	mod := modToy([]int{0}, 1000)
+	mod.bad = map[string]func(int) bool{"a": func(s int) bool { return s == 999 }, "b": func(s int) bool { return s == 500 }}
 	for name, tc := range map[string]struct {
 		sys model.System
 		opt Options
@@ -513,4 +504,27 @@ func TestParallelTraceDeterministic(t *testing.T) {
 			t.Fatalf("run %d: %+v, want %+v", i, got.Violations, want.Violations)
 		}
 	}
+}
+
+// chainToy has two paths to a bad state 4: the shorter one is the trace.
+func chainToy() *toy {
+	return &toy{init: []int{0}, edges: edges([2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4}, [2]int{0, 5}, [2]int{5, 4}),
+		bad: map[string]func(int) bool{"a": func(s int) bool { return s == 4 }}}
+}
+
+// modToy walks the integers modulo m from init, three steps a state.
+func modToy(init []int, m int) *toy {
+	return &toy{init: init, next: func(s int) []toyEdge {
+		return []toyEdge{{to: (s + 1) % m}, {to: 7 * s % m}, {to: (s + 13) % m}}
+	}}
+}
+
+// stuckToy deadlocks past 300 (a self-loop with work pending).
+func stuckToy() toyWorker {
+	return toyWorker{&toy{init: []int{0}, next: func(s int) []toyEdge {
+		if s > 300 {
+			return []toyEdge{{to: s}}
+		}
+		return []toyEdge{{to: s + 1}, {to: s + 2}}
+	}, pending: func(int) bool { return true }}}
 }
