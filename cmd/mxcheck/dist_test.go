@@ -345,13 +345,18 @@ func TestDistributedCoordinatorRestart(t *testing.T) {
 		}
 	}
 	at := newestCheckpoint(dir)
-	dist, code, errs, raw := runClusterEnv(t, append(append([]string{}, spec...), "--resume", dir), 3, nil, nil)
+	dist, code, errs, raw := runClusterEnv(t, append(append([]string{}, spec...), "--resume", dir, "--checkpoint-every", "0"), 3, nil, nil)
 	in, inCode := inProcess(t, spec)
 	sameResult(t, dist, code, in, inCode, errs+cerrs.String())
 	var extra distExtra
 	_ = json.Unmarshal(raw, &extra)
 	if extra.Checkpoint == nil || extra.Checkpoint.ResumedFrom != at || at < 10 {
-		t.Errorf("resumed from %+v, the newest checkpoint was at level %d", extra.Checkpoint, at)
+		t.Fatalf("resumed from %+v, the newest checkpoint was at level %d", extra.Checkpoint, at)
+	}
+	// It went on from there: only the levels after the checkpoint were
+	// expanded (a checkpoint after each), not the whole search again.
+	if w := extra.Checkpoint.Written; w < 1 || w > dist.Stats.Depth+1-at {
+		t.Errorf("the resumed run wrote %d checkpoints; from level %d to depth %d it writes at most %d", w, at, dist.Stats.Depth, dist.Stats.Depth+1-at)
 	}
 }
 
