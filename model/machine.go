@@ -318,7 +318,7 @@ func (m *Machine[N, M]) nodeAction(w, next *World[N, M], c *Ctx[N, M], u NodeID,
 			if mi > 0 && w.Msgs[mi-1] == *e {
 				continue // an identical copy was just tried
 			}
-			if m.p.FIFO && mi > 0 && compareEnv(&w.Msgs[mi-1], e, true) == 0 {
+			if m.p.FIFO && mi > 0 && compareEnv(&w.Msgs[mi-1], e, true, nil) == 0 {
 				continue // not the head of its channel
 			}
 			if a.On != nil && !a.On(e.Msg) {

@@ -135,8 +135,8 @@ func TestBagAndFIFO(t *testing.T) {
 func TestIdenticalMessagesGiveOneStep(t *testing.T) {
 	m := compile(t, toyProto(false, true), Config{Nodes: 2})
 	w := m.Init()[0].(*World[tNode, tMsg])
-	w.insert(Envelope[tMsg]{From: 0, To: 1, Msg: tMsg{V: 7}}, false)
-	w.insert(Envelope[tMsg]{From: 0, To: 1, Msg: tMsg{V: 7}}, false)
+	w.insert(Envelope[tMsg]{From: 0, To: 1, Msg: tMsg{V: 7}}, false, nil)
+	w.insert(Envelope[tMsg]{From: 0, To: 1, Msg: tMsg{V: 7}}, false, nil)
 	if got := has(m, w, "n1 Recv"); got != 1 {
 		t.Errorf("%d receive steps for two identical messages, want 1", got)
 	}
@@ -329,4 +329,28 @@ func step[N Value, M Message](m *Machine[N, M], s State, t Transition) State {
 		return true
 	})
 	return found
+}
+
+// TestStepsDoNotAllocate guards the hot path of a search: with a handle's
+// scratch, enumerating successors allocates nothing — not even when a
+// step sends a message that must be ordered against another one on its
+// channel by the messages' encodings (compareEnv), nor when one is
+// received.
+func TestStepsDoNotAllocate(t *testing.T) {
+	m := compile(t, toyProto(false, true), Config{Nodes: 2})
+	w := m.Init()[0].(*World[tNode, tMsg])
+	w = find(t, m, w, "n0 Ping") // v(1) in transit 0→1; the next Ping sends v(2) beside it
+	h := m.NewHandle()
+	steps := 0
+	count := func(Transition, State) bool { steps++; return true }
+	allocs := testing.AllocsPerRun(50, func() {
+		steps = 0
+		h.Successors(w, count)
+	})
+	if steps < 3 {
+		t.Fatalf("%d successors, want a Ping, a Recv and the flips", steps)
+	}
+	if allocs != 0 {
+		t.Errorf("enumerating %d successors allocates %.1f times, want 0", steps, allocs)
+	}
 }

@@ -178,6 +178,7 @@ type Ctx[N Value, M Message] struct {
 	nchoice int
 	choice  [maxChoices]uint8
 	radix   [maxChoices]uint8
+	keys    keyScratch // for inserting the messages a step sends
 }
 
 const maxChoices = 4
@@ -259,7 +260,7 @@ func (c *Ctx[N, M]) Send(to NodeID, msg M) {
 	if int(to) >= len(c.w.Nodes) {
 		panic("model: Send to node " + to.String() + " out of range")
 	}
-	c.w.insert(Envelope[M]{From: c.self, To: to, Msg: msg}, c.m.p.FIFO)
+	c.w.insert(Envelope[M]{From: c.self, To: to, Msg: msg}, c.m.p.FIFO, &c.keys)
 }
 
 // SendPort sends msg on port p of the acting node (port-addressed
@@ -268,14 +269,14 @@ func (c *Ctx[N, M]) Send(to NodeID, msg M) {
 func (c *Ctx[N, M]) SendPort(p Port, msg M) {
 	c.mustDo("SendPort")
 	if p == 0 {
-		c.w.insert(Envelope[M]{From: c.self, To: c.self, Msg: msg}, c.m.p.FIFO)
+		c.w.insert(Envelope[M]{From: c.self, To: c.self, Msg: msg}, c.m.p.FIFO, &c.keys)
 		return
 	}
 	l := c.w.Meta[c.self].Links[p]
 	if l == noLink {
 		return
 	}
-	c.w.insert(Envelope[M]{From: c.self, FromPort: p, To: l.Node(), ToPort: l.Port(), Msg: msg}, c.m.p.FIFO)
+	c.w.insert(Envelope[M]{From: c.self, FromPort: p, To: l.Node(), ToPort: l.Port(), Msg: msg}, c.m.p.FIFO, &c.keys)
 }
 
 // Choose draws a random value in 0..n-1. The explorer branches over every

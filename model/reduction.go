@@ -152,8 +152,12 @@ func (m symMachine[N, M]) AppendPermutedKey(dst []byte, s State, perm []NodeID, 
 	}
 	var msgBuf [32]Envelope[M]
 	msgs := msgBuf[:0]
+	var ks *keyScratch
+	if !m.p.FIFO && len(w.Msgs) > 1 {
+		ks = new(keyScratch) // one for every comparison of this key
+	}
 	for _, e := range w.Msgs {
-		msgs = insertEnv(msgs, renameEnv(e, perm, ports), m.p.FIFO)
+		msgs = insertEnv(msgs, renameEnv(e, perm, ports), m.p.FIFO, ks)
 	}
 	return appendMsgsKey(dst, w.Budget, msgs)
 }
@@ -175,7 +179,7 @@ func (m symMachine[N, M]) Permute(s State, perm []NodeID, ports [][MaxPorts]Port
 		p.Nodes[j], p.Meta[j] = m.renameNode(w, NodeID(i), perm, ports)
 	}
 	for _, e := range w.Msgs {
-		p.Msgs = insertEnv(p.Msgs, renameEnv(e, perm, ports), m.p.FIFO)
+		p.Msgs = insertEnv(p.Msgs, renameEnv(e, perm, ports), m.p.FIFO, nil)
 	}
 	return p
 }

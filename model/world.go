@@ -75,9 +75,16 @@ type keyHint struct {
 // allDirty marks every node changed.
 const allDirty = ^uint32(0)
 
+// keyScratch holds the two message encodings compareEnv compares. A
+// message's AppendKey is called through the generic dictionary, so buffers
+// local to compareEnv would escape and be allocated at every comparison;
+// a step's context owns one instead.
+type keyScratch struct{ a, b [32]byte }
+
 // compareEnv orders envelopes by channel (receiver first, so a node's
-// messages are contiguous) and then, in a bag, by the message's encoding.
-func compareEnv[M Message](a, b *Envelope[M], fifo bool) int {
+// messages are contiguous) and then, in a bag, by the message's encoding,
+// written into ks (nil: a fresh one).
+func compareEnv[M Message](a, b *Envelope[M], fifo bool, ks *keyScratch) int {
 	switch {
 	case a.To != b.To:
 		return int(a.To) - int(b.To)
@@ -91,18 +98,26 @@ func compareEnv[M Message](a, b *Envelope[M], fifo bool) int {
 	if fifo || a.Msg == b.Msg {
 		return 0
 	}
-	var x, y [32]byte
-	return bytes.Compare(a.Msg.AppendKey(x[:0]), b.Msg.AppendKey(y[:0]))
+	if ks == nil {
+		ks = new(keyScratch)
+	}
+	return bytes.Compare(a.Msg.AppendKey(ks.a[:0]), b.Msg.AppendKey(ks.b[:0]))
 }
 
 // insert adds e to the in-transit list, keeping it canonical: sorted in a
-// bag, appended at the end of its channel under FIFO.
-func (w *World[N, M]) insert(e Envelope[M], fifo bool) { w.Msgs = insertEnv(w.Msgs, e, fifo) }
+// bag, appended at the end of its channel under FIFO; ks is compareEnv's.
+func (w *World[N, M]) insert(e Envelope[M], fifo bool, ks *keyScratch) {
+	w.Msgs = insertEnv(w.Msgs, e, fifo, ks)
+}
 
-// insertEnv inserts e into the canonically ordered list msgs.
-func insertEnv[M Message](msgs []Envelope[M], e Envelope[M], fifo bool) []Envelope[M] {
+// insertEnv inserts e into the canonically ordered list msgs (ks: see
+// compareEnv).
+func insertEnv[M Message](msgs []Envelope[M], e Envelope[M], fifo bool, ks *keyScratch) []Envelope[M] {
+	if ks == nil && !fifo {
+		ks = new(keyScratch) // one for every comparison of this insert
+	}
 	i := len(msgs)
-	for i > 0 && compareEnv(&msgs[i-1], &e, fifo) > 0 {
+	for i > 0 && compareEnv(&msgs[i-1], &e, fifo, ks) > 0 {
 		i--
 	}
 	msgs = append(msgs, e)
