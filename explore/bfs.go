@@ -770,20 +770,35 @@ func (w *bfsWorker) apply() {
 		w.first[i] = firstEvent{}
 	}
 	cd := r.c.codec
+	chunk, written := -1, 0 // links written to chunk, not yet counted
 	for i := range w.cands {
 		c := &w.cands[i]
 		id := w.ids[i]
 		if r.net == nil {
-			s.links.set(id, link{uint32(c.key >> 32), uint32(c.key)})
+			// Ids grow: count the links once per chunk (its count
+			// is shared with the other workers).
+			if k := s.links.write(id, link{uint32(c.key >> 32), uint32(c.key)}); k != chunk {
+				if written > 0 {
+					s.links.filled(chunk, written)
+				}
+				chunk, written = k, 0
+			}
+			written++
 		}
-		if w.indexed {
-			if i%localBatch == 0 {
-				// Read the next home slots in one loop of independent
-				// loads (see offerBatch).
-				for j := i; j < min(i+localBatch, len(w.cands)); j++ {
-					w.sink += w.seen.homeSlot(w.cands[j].fp)
+		if w.indexed && i%localBatch == 0 {
+			// Sorted, the candidates' encodings are read out of
+			// arrival order: read the next ones' first bytes, and
+			// their home slots, in one loop of independent loads (see
+			// offerBatch).
+			for j := i; j < min(i+localBatch, len(w.cands)); j++ {
+				c := &w.cands[j]
+				w.sink += w.seen.homeSlot(c.fp)
+				if cd != nil {
+					w.sink += uint64(w.store.bs[c.blk][c.off])
 				}
 			}
+		}
+		if w.indexed {
 			w.seen.settle(c.fp)
 		}
 		if cd != nil {
@@ -799,6 +814,9 @@ func (w *bfsWorker) apply() {
 				w.first[k] = firstEvent{key: c.key, id: id, tix: c.tix, ok: true}
 			}
 		}
+	}
+	if written > 0 {
+		s.links.filled(chunk, written)
 	}
 }
 

@@ -414,6 +414,24 @@ func TestLinksSpilled(t *testing.T) {
 	}
 }
 
+// A search that runs to its end writes one link per state, so every full
+// chunk past the first three goes to disk, exactly, whatever the strategy
+// and however the workers share the chunks' counts.
+func TestLinksSpilledExactly(t *testing.T) {
+	mod := &toy{init: []int{0}, next: func(s int) []toyEdge {
+		return []toyEdge{{to: (s + 1) % 1000}, {to: 7 * s % 1000}, {to: (s + 13) % 1000}}
+	}}
+	defer func(c, k int) { linkChunk, linkKeep = c, k }(linkChunk, linkKeep)
+	linkChunk, linkKeep = 8, 3
+	for _, opt := range []Options{{Workers: 1}, {Strategy: DFS}, {Workers: 2}, {Workers: 3}, {Workers: 4, Strategy: DFS}} {
+		res := run(toyDesc{mod}, opt)
+		want := (res.Stats.Distinct/8 - 3) * 8 * linkBytes
+		if res.Stats.Distinct != 1000 || res.Stats.LinkDisk != want {
+			t.Errorf("%v, %d workers: %d states, %d link bytes on disk, want 1000 and %d", opt.Strategy, opt.Workers, res.Stats.Distinct, res.Stats.LinkDisk, want)
+		}
+	}
+}
+
 // Every link reads back as written, from memory or from the file.
 func TestLinkStore(t *testing.T) {
 	ls := newLinkStore()

@@ -94,6 +94,13 @@ func (ls *linkStore) add(id uint32, l link) { ls.set(id, l) }
 // set writes the link of state id; a chunk whose last link this is goes to
 // the file.
 func (ls *linkStore) set(id uint32, l link) {
+	ls.filled(ls.write(id, l), 1)
+}
+
+// write writes the link of state id without counting it, and returns its
+// chunk; the writer counts it there with filled (a writer of many links
+// counts them once per chunk: the count is shared by every writer).
+func (ls *linkStore) write(id uint32, l link) (chunk int) {
 	c, i := int(id)/ls.chunk, int(id)%ls.chunk
 	ch := ls.chunkFor(c)
 	ch.parent[i] = l.parent
@@ -105,7 +112,14 @@ func (ls *linkStore) set(id uint32, l link) {
 	} else {
 		ch.ord[i] = uint8(l.idx)
 	}
-	if int(ch.filled.Add(1)) == ls.chunk && c >= ls.keep {
+	return c
+}
+
+// filled counts k links written to chunk c; a chunk whose last link this
+// is goes to the file.
+func (ls *linkStore) filled(c, k int) {
+	ch := ls.chunkFor(c)
+	if int(ch.filled.Add(int32(k))) == ls.chunk && c >= ls.keep {
 		ls.spill(c, ch)
 	}
 }
