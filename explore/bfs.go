@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -143,8 +142,9 @@ type bfsWorker struct {
 	trans    int64            // transitions this level
 	state    uint32           // the state being expanded or checked, for SpecPanic
 	onSucc   func(*succ) bool // w.successor, made once
-	order    []keyIndex       // sortCandidates' scratch
+	order    []uint32         // sortCandidates' scratch
 	packed   []uint64         // sortPacked's scratch
+	radix    []uint64         // radixSort's other buffer
 	panicked *workerPanic
 	done     atomic.Int64  // states expanded, for progress
 	rec      *liveRecorder // liverecord.go: the liveness graph's part of this worker
@@ -687,47 +687,6 @@ func (w *bfsWorker) keep(c *newState, enc []byte, st model.State, owned bool) {
 	}
 	blk, off := w.store.add(enc)
 	c.blk, c.off, c.n = int32(blk), int32(off), int32(len(enc))
-}
-
-// sortCandidates orders the level's new states by key: it sorts (key,
-// index) pairs (moving 16 bytes per comparison rather than a whole
-// newState), then permutes the states in place, cycle by cycle.
-func (w *bfsWorker) sortCandidates() {
-	if slices.IsSortedFunc(w.cands, func(a, b newState) int { return cmp.Compare(a.key, b.key) }) {
-		return
-	}
-	order, ok := w.sortPacked(w.order[:0]) // bfs_sort.go
-	if !ok {
-		for i := range w.cands {
-			order = append(order, keyIndex{w.cands[i].key, uint32(i)})
-		}
-		slices.SortFunc(order, func(a, b keyIndex) int { return cmp.Compare(a.key, b.key) })
-	}
-	// Position j takes the state at order[j].i; a done position is marked
-	// by order[j].i == j.
-	for k := range w.cands {
-		if order[k].i == uint32(k) {
-			continue
-		}
-		first := w.cands[k]
-		for j := k; ; {
-			src := int(order[j].i)
-			order[j].i = uint32(j)
-			if src == k {
-				w.cands[j] = first
-				break
-			}
-			w.cands[j] = w.cands[src]
-			j = src
-		}
-	}
-	w.order = order
-}
-
-// keyIndex is a new state's key and its index, for sorting.
-type keyIndex struct {
-	key uint64
-	i   uint32
 }
 
 // finish gives each new state its id (start + its rank among every

@@ -1,9 +1,56 @@
 package explore
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 )
+
+// sortCandidates orders the level's new states by key. It finds each
+// position's state (sortPacked, or a comparison sort of (key, index) pairs
+// when the keys do not pack), then permutes the states in place, cycle by
+// cycle, so that each 40-byte state moves once.
+func (w *bfsWorker) sortCandidates() {
+	if slices.IsSortedFunc(w.cands, func(a, b newState) int { return cmp.Compare(a.key, b.key) }) {
+		return
+	}
+	order, ok := w.sortPacked(w.order[:0])
+	if !ok {
+		pairs := make([]keyIndex, 0, len(w.cands))
+		for i := range w.cands {
+			pairs = append(pairs, keyIndex{w.cands[i].key, uint32(i)})
+		}
+		slices.SortFunc(pairs, func(a, b keyIndex) int { return cmp.Compare(a.key, b.key) })
+		for _, p := range pairs {
+			order = append(order, p.i)
+		}
+	}
+	// Position j takes the state at order[j]; a done position is marked
+	// by order[j] == j.
+	for k := range w.cands {
+		if order[k] == uint32(k) {
+			continue
+		}
+		first := w.cands[k]
+		for j := k; ; {
+			src := int(order[j])
+			order[j] = uint32(j)
+			if src == k {
+				w.cands[j] = first
+				break
+			}
+			w.cands[j] = w.cands[src]
+			j = src
+		}
+	}
+	w.order = order
+}
+
+// keyIndex is a new state's key and its index, for sorting.
+type keyIndex struct {
+	key uint64
+	i   uint32
+}
 
 // sortPacked fills order with the candidates' indexes in increasing key
 // order, sorting plain integers rather than (key, index) pairs through a
@@ -13,7 +60,7 @@ import (
 // worker's candidates are distinct; the index only rides along). It
 // reports false, leaving order alone, when the three do not fit in 64
 // bits.
-func (w *bfsWorker) sortPacked(order []keyIndex) ([]keyIndex, bool) {
+func (w *bfsWorker) sortPacked(order []uint32) ([]uint32, bool) {
 	cs := w.cands
 	minP, maxP, maxO := ^uint32(0), uint32(0), uint32(0)
 	for i := range cs {
@@ -29,11 +76,57 @@ func (w *bfsWorker) sortPacked(order []keyIndex) ([]keyIndex, bool) {
 		p, o := uint64(uint32(cs[i].key>>32)-minP), uint64(uint32(cs[i].key))
 		ps = append(ps, (p<<oBits|o)<<iBits|uint64(i))
 	}
-	slices.Sort(ps)
+	var sorted []uint64
+	if len(ps) < radixMin {
+		slices.Sort(ps)
+		sorted = ps
+	} else {
+		w.radix = slices.Grow(w.radix[:0], len(ps))[:len(ps)]
+		sorted = radixSort(ps, w.radix, pBits+oBits+iBits)
+	}
 	mask := uint64(1)<<iBits - 1
-	for _, v := range ps {
-		order = append(order, keyIndex{i: uint32(v & mask)})
+	for _, v := range sorted {
+		order = append(order, uint32(v&mask))
 	}
 	w.packed = ps
 	return order, true
+}
+
+// radixMin is the least number of candidates sorted by radix rather than
+// by comparisons.
+const radixMin = 1024
+
+// radixBits is the width of one digit of radixSort: 2,048 counters, and as
+// many places written at once, stay in the first-level caches.
+const radixBits = 11
+
+// radixSort sorts ps, whose values are below 1<<width, a digit of radixBits
+// at a time from the least significant (a stable counting sort per digit),
+// with tmp (as long as ps) as the other buffer. It returns the one of the
+// two that holds the result.
+func radixSort(ps, tmp []uint64, width int) []uint64 {
+	const buckets = 1 << radixBits
+	var counts [buckets]int
+	src, dst := ps, tmp
+	for shift := 0; shift < width; shift += radixBits {
+		clear(counts[:])
+		for _, v := range src {
+			counts[v>>shift&(buckets-1)]++
+		}
+		if counts[src[0]>>shift&(buckets-1)] == len(src) {
+			continue // one value of this digit: the order stands
+		}
+		sum := 0
+		for i, c := range counts {
+			counts[i] = sum
+			sum += c
+		}
+		for _, v := range src {
+			d := v >> shift & (buckets - 1)
+			dst[counts[d]] = v
+			counts[d]++
+		}
+		src, dst = dst, src
+	}
+	return src
 }
