@@ -634,7 +634,7 @@ func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st 
 	if isNew {
 		i := uint32(len(w.cands))
 		if w.indexed {
-			w.index.lookup(f, i, w.cands, w.seen.wide)
+			w.index.lookup(f, i, w.cands)
 		}
 		w.cands = append(w.cands, newState{fp: f, key: key, tix: tix})
 		c := &w.cands[i]
@@ -660,7 +660,7 @@ func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st 
 		// offered before by the same worker, with a lesser key.
 		return
 	}
-	i, _ := w.index.lookup(f, 0, w.cands, w.seen.wide)
+	i, _ := w.index.lookup(f, 0, w.cands)
 	if c := &w.cands[i]; key < c.key {
 		c.key, c.tix = key, tix
 		if w.r.sym {

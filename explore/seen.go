@@ -192,39 +192,40 @@ func (s *seenSet) bytes() int64 {
 
 // fpIndex maps the fingerprints of one BFS level's new states to their
 // index among the level's new states (whose entries keep the least key
-// offered so far): open addressing, linear probing, one 16-byte slot per
+// offered so far): open addressing, linear probing, one 8-byte slot per
 // entry, grown at 3/4 load, emptied (not freed) between levels. A slot
-// holds a fingerprint's low half; with 128-bit fingerprints a match on it
-// is checked against the whole fingerprint of the new state it names.
+// holds 32 bits of the fingerprint, which also place it, and the index+1
+// (0 marks an empty slot); a match on the 32 bits is checked against the
+// whole fingerprint of the new state it names, which the caller reads
+// anyway.
 type fpIndex struct {
-	slots []fpSlot
+	slots []uint64
 	n     int
 }
 
-type fpSlot struct {
-	lo  uint64
-	val uint32 // index+1; 0 marks an empty slot
-	_   uint32
-}
+func newFPIndex() *fpIndex { return &fpIndex{slots: make([]uint64, 1024)} }
 
-func newFPIndex() *fpIndex { return &fpIndex{slots: make([]fpSlot, 1024)} }
+// fpCheck is the part of f an index slot holds.
+func fpCheck(f fingerprint) uint64 { return f.lo >> 32 << 32 }
 
 // lookup returns the index of f among cands, inserting it with index next
-// when absent (isNew); wide: fingerprints are 128-bit.
-func (t *fpIndex) lookup(f fingerprint, next uint32, cands []newState, wide bool) (i uint32, isNew bool) {
+// when absent (isNew); cands holds every entry's state but the one being
+// inserted.
+func (t *fpIndex) lookup(f fingerprint, next uint32, cands []newState) (i uint32, isNew bool) {
 	if 4*(t.n+1) > 3*len(t.slots) {
 		t.grow()
 	}
 	n := uint64(len(t.slots))
-	for j := home(f.lo, len(t.slots)); ; {
-		sl := &t.slots[j]
+	check := fpCheck(f)
+	for j := home(check, len(t.slots)); ; {
+		sl := t.slots[j]
 		switch {
-		case sl.val == 0:
-			*sl = fpSlot{lo: f.lo, val: next + 1}
+		case sl == 0:
+			t.slots[j] = check | uint64(next+1)
 			t.n++
 			return next, true
-		case sl.lo == f.lo && (!wide || cands[sl.val-1].fp.hi == f.hi):
-			return sl.val - 1, false
+		case sl>>32<<32 == check && cands[uint32(sl)-1].fp == f:
+			return uint32(sl) - 1, false
 		}
 		if j++; j == n {
 			j = 0
@@ -241,21 +242,21 @@ func (t *fpIndex) prefetch(fs []fingerprint) uint64 {
 	}
 	var sum uint64
 	for _, f := range fs {
-		sum += uint64(t.slots[home(f.lo, len(t.slots))].val)
+		sum += t.slots[home(fpCheck(f), len(t.slots))]
 	}
 	return sum
 }
 
 func (t *fpIndex) grow() {
 	old := t.slots
-	t.slots = make([]fpSlot, 2*len(old))
+	t.slots = make([]uint64, 2*len(old))
 	n := uint64(len(t.slots))
 	for _, sl := range old {
-		if sl.val == 0 {
+		if sl == 0 {
 			continue
 		}
-		i := home(sl.lo, len(t.slots))
-		for t.slots[i].val != 0 {
+		i := home(sl>>32<<32, len(t.slots))
+		for t.slots[i] != 0 {
 			if i++; i == n {
 				i = 0
 			}
@@ -275,4 +276,4 @@ func (t *fpIndex) reset() {
 }
 
 // bytes is the memory the index holds.
-func (t *fpIndex) bytes() int64 { return int64(len(t.slots)) * 16 }
+func (t *fpIndex) bytes() int64 { return int64(len(t.slots)) * 8 }
