@@ -84,13 +84,13 @@ func AsyncLinks[N Value, M Message](name, usage string, a Async[N, M]) Variant[N
 // post sends notice k to node to about its port p, on the link's channel.
 func (a *Async[N, M]) post(m *Machine[N, M], w *World[N, M], to NodeID, p Port, k Notice) {
 	l := w.Meta[to].Links[p]
-	w.insert(Envelope[M]{From: l.Node(), FromPort: l.Port(), To: to, ToPort: p, Msg: a.Wrap(k)}, m.p.FIFO, nil)
+	w.insert(Envelope[M]{From: l.Node(), FromPort: l.Port(), To: to, ToPort: p, Msg: a.Wrap(k)}, m.p.FIFO, new(keyBufs))
 }
 
 // postDown sends LinkDown to node to about its port p, whose link to
 // from.fp has just failed.
 func (a *Async[N, M]) postDown(m *Machine[N, M], w *World[N, M], to NodeID, p Port, from NodeID, fp Port) {
-	w.insert(Envelope[M]{From: from, FromPort: fp, To: to, ToPort: p, Msg: a.Wrap(Down)}, m.p.FIFO, nil)
+	w.insert(Envelope[M]{From: from, FromPort: fp, To: to, ToPort: p, Msg: a.Wrap(Down)}, m.p.FIFO, new(keyBufs))
 }
 
 // reusedEarly reports whether some port carries a link while its owner

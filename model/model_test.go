@@ -135,8 +135,8 @@ func TestBagAndFIFO(t *testing.T) {
 func TestIdenticalMessagesGiveOneStep(t *testing.T) {
 	m := compile(t, toyProto(false, true), Config{Nodes: 2})
 	w := m.Init()[0].(*World[tNode, tMsg])
-	w.insert(Envelope[tMsg]{From: 0, To: 1, Msg: tMsg{V: 7}}, false, nil)
-	w.insert(Envelope[tMsg]{From: 0, To: 1, Msg: tMsg{V: 7}}, false, nil)
+	w.insert(Envelope[tMsg]{From: 0, To: 1, Msg: tMsg{V: 7}}, false, new(keyBufs))
+	w.insert(Envelope[tMsg]{From: 0, To: 1, Msg: tMsg{V: 7}}, false, new(keyBufs))
 	if got := has(m, w, "n1 Recv"); got != 1 {
 		t.Errorf("%d receive steps for two identical messages, want 1", got)
 	}

@@ -179,6 +179,13 @@ type Ctx[N Value, M Message] struct {
 	choice  [maxChoices]uint8
 	radix   [maxChoices]uint8
 	keys    keyScratch // for inserting the messages a step sends
+	kb      keyBufs
+}
+
+// keyBufs lends the context's key buffers to compareEnv.
+func (c *Ctx[N, M]) keyBufs() *keyBufs {
+	c.kb.ks = &c.keys
+	return &c.kb
 }
 
 const maxChoices = 4
@@ -260,7 +267,7 @@ func (c *Ctx[N, M]) Send(to NodeID, msg M) {
 	if int(to) >= len(c.w.Nodes) {
 		panic("model: Send to node " + to.String() + " out of range")
 	}
-	c.w.insert(Envelope[M]{From: c.self, To: to, Msg: msg}, c.m.p.FIFO, &c.keys)
+	c.w.insert(Envelope[M]{From: c.self, To: to, Msg: msg}, c.m.p.FIFO, c.keyBufs())
 }
 
 // SendPort sends msg on port p of the acting node (port-addressed
@@ -269,14 +276,14 @@ func (c *Ctx[N, M]) Send(to NodeID, msg M) {
 func (c *Ctx[N, M]) SendPort(p Port, msg M) {
 	c.mustDo("SendPort")
 	if p == 0 {
-		c.w.insert(Envelope[M]{From: c.self, To: c.self, Msg: msg}, c.m.p.FIFO, &c.keys)
+		c.w.insert(Envelope[M]{From: c.self, To: c.self, Msg: msg}, c.m.p.FIFO, c.keyBufs())
 		return
 	}
 	l := c.w.Meta[c.self].Links[p]
 	if l == noLink {
 		return
 	}
-	c.w.insert(Envelope[M]{From: c.self, FromPort: p, To: l.Node(), ToPort: l.Port(), Msg: msg}, c.m.p.FIFO, &c.keys)
+	c.w.insert(Envelope[M]{From: c.self, FromPort: p, To: l.Node(), ToPort: l.Port(), Msg: msg}, c.m.p.FIFO, c.keyBufs())
 }
 
 // Choose draws a random value in 0..n-1. The explorer branches over every

@@ -152,12 +152,9 @@ func (m symMachine[N, M]) AppendPermutedKey(dst []byte, s State, perm []NodeID, 
 	}
 	var msgBuf [32]Envelope[M]
 	msgs := msgBuf[:0]
-	var ks *keyScratch
-	if !m.p.FIFO && len(w.Msgs) > 1 {
-		ks = new(keyScratch) // one for every comparison of this key
-	}
+	var kb keyBufs // made at the first comparison of two messages' encodings
 	for _, e := range w.Msgs {
-		msgs = insertEnv(msgs, renameEnv(e, perm, ports), m.p.FIFO, ks)
+		msgs = insertEnv(msgs, renameEnv(e, perm, ports), m.p.FIFO, &kb)
 	}
 	return appendMsgsKey(dst, w.Budget, msgs)
 }
@@ -179,7 +176,7 @@ func (m symMachine[N, M]) Permute(s State, perm []NodeID, ports [][MaxPorts]Port
 		p.Nodes[j], p.Meta[j] = m.renameNode(w, NodeID(i), perm, ports)
 	}
 	for _, e := range w.Msgs {
-		p.Msgs = insertEnv(p.Msgs, renameEnv(e, perm, ports), m.p.FIFO, nil)
+		p.Msgs = insertEnv(p.Msgs, renameEnv(e, perm, ports), m.p.FIFO, new(keyBufs))
 	}
 	return p
 }

@@ -77,14 +77,24 @@ const allDirty = ^uint32(0)
 
 // keyScratch holds the two message encodings compareEnv compares. A
 // message's AppendKey is called through the generic dictionary, so buffers
-// local to compareEnv would escape and be allocated at every comparison;
-// a step's context owns one instead.
+// local to compareEnv would escape and be allocated at every comparison.
 type keyScratch struct{ a, b [32]byte }
+
+// keyBufs lends compareEnv a keyScratch: one its owner keeps (a step's
+// context), or one made at the first comparison that needs it.
+type keyBufs struct{ ks *keyScratch }
+
+func (k *keyBufs) get() *keyScratch {
+	if k.ks == nil {
+		k.ks = new(keyScratch)
+	}
+	return k.ks
+}
 
 // compareEnv orders envelopes by channel (receiver first, so a node's
 // messages are contiguous) and then, in a bag, by the message's encoding,
-// written into ks (nil: a fresh one).
-func compareEnv[M Message](a, b *Envelope[M], fifo bool, ks *keyScratch) int {
+// written into kb's buffers.
+func compareEnv[M Message](a, b *Envelope[M], fifo bool, kb *keyBufs) int {
 	switch {
 	case a.To != b.To:
 		return int(a.To) - int(b.To)
@@ -98,26 +108,21 @@ func compareEnv[M Message](a, b *Envelope[M], fifo bool, ks *keyScratch) int {
 	if fifo || a.Msg == b.Msg {
 		return 0
 	}
-	if ks == nil {
-		ks = new(keyScratch)
-	}
+	ks := kb.get()
 	return bytes.Compare(a.Msg.AppendKey(ks.a[:0]), b.Msg.AppendKey(ks.b[:0]))
 }
 
 // insert adds e to the in-transit list, keeping it canonical: sorted in a
-// bag, appended at the end of its channel under FIFO; ks is compareEnv's.
-func (w *World[N, M]) insert(e Envelope[M], fifo bool, ks *keyScratch) {
-	w.Msgs = insertEnv(w.Msgs, e, fifo, ks)
+// bag, appended at the end of its channel under FIFO; kb: see compareEnv.
+func (w *World[N, M]) insert(e Envelope[M], fifo bool, kb *keyBufs) {
+	w.Msgs = insertEnv(w.Msgs, e, fifo, kb)
 }
 
-// insertEnv inserts e into the canonically ordered list msgs (ks: see
+// insertEnv inserts e into the canonically ordered list msgs (kb: see
 // compareEnv).
-func insertEnv[M Message](msgs []Envelope[M], e Envelope[M], fifo bool, ks *keyScratch) []Envelope[M] {
-	if ks == nil && !fifo {
-		ks = new(keyScratch) // one for every comparison of this insert
-	}
+func insertEnv[M Message](msgs []Envelope[M], e Envelope[M], fifo bool, kb *keyBufs) []Envelope[M] {
 	i := len(msgs)
-	for i > 0 && compareEnv(&msgs[i-1], &e, fifo, ks) > 0 {
+	for i > 0 && compareEnv(&msgs[i-1], &e, fifo, kb) > 0 {
 		i--
 	}
 	msgs = append(msgs, e)
