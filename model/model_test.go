@@ -354,3 +354,31 @@ func TestStepsDoNotAllocate(t *testing.T) {
 		t.Errorf("enumerating %d successors allocates %.1f times, want 0", steps, allocs)
 	}
 }
+
+// TestPermutedKeyAllocations: the symmetry reduction writes the key of
+// every candidate renaming of every successor; it allocates nothing when
+// no two messages on one channel must be ordered by their encodings, and
+// one set of key buffers when some must.
+func TestPermutedKeyAllocations(t *testing.T) {
+	p := toyProto(false, true)
+	p.Anonymous = true
+	m := compile(t, p, Config{Nodes: 2})
+	sym := m.Symmetric()
+	w := m.Init()[0].(*World[tNode, tMsg]).clone()
+	perm := []NodeID{1, 0}
+	buf := make([]byte, 0, 256)
+	for _, tc := range []struct {
+		name string
+		msgs []Envelope[tMsg]
+		max  float64
+	}{
+		{"two channels", []Envelope[tMsg]{{From: 1, To: 0, Msg: tMsg{V: 1}}, {From: 0, To: 1, Msg: tMsg{V: 2}}}, 0},
+		{"one channel", []Envelope[tMsg]{{From: 0, To: 1, Msg: tMsg{V: 1}}, {From: 0, To: 1, Msg: tMsg{V: 2}}}, 1},
+	} {
+		w.Msgs = tc.msgs
+		allocs := testing.AllocsPerRun(50, func() { buf = sym.AppendPermutedKey(buf[:0], w, perm, nil) })
+		if allocs > tc.max {
+			t.Errorf("%s: a permuted key allocates %.1f times, want at most %.0f", tc.name, allocs, tc.max)
+		}
+	}
+}
