@@ -752,7 +752,7 @@ func (w *bfsWorker) apply() {
 			for j := i; j < min(i+localBatch, len(w.cands)); j++ {
 				c := &w.cands[j]
 				w.sink += w.seen.homeSlot(c.fp)
-				if cd != nil {
+				if cd != nil && c.n > 0 {
 					w.sink += uint64(w.store.bs[c.blk][c.off])
 				}
 			}
