@@ -4,19 +4,31 @@ import (
 	"testing"
 
 	"github.com/mxcheck/mxcheck/model"
+	"github.com/mxcheck/mxcheck/specs/lme"
 	"github.com/mxcheck/mxcheck/specs/ra"
 )
 
 // TestKeyHint: the key of a successor as Successors yields it (built from
 // its parent's node encodings, copying the nodes the step left alone) is
-// the key of the same state without the hint, for every successor of
-// RA's first few thousand states, node steps and adversary moves (crashes)
-// alike.
+// the key of the same state without the hint, for every successor of the
+// first few thousand states of RA with a crash and of lme with link churn:
+// node steps and adversary moves alike.
 func TestKeyHint(t *testing.T) {
-	sys, err := model.Compile(&ra.Protocol, model.Config{Nodes: 4, Requests: 1, Budget: model.Budget{Crashes: 1}})
+	raSys, err := model.Compile(&ra.Protocol, model.Config{Nodes: 4, Requests: 1, Budget: model.Budget{Crashes: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	lmeSys, err := model.Compile(lme.Protocol(1), model.Config{Nodes: 3, Delta: 2, Requests: 1, Budget: model.Budget{Connects: 1, Disconnects: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sys := range []model.System{raSys, lmeSys} {
+		checkKeyHint(t, sys)
+	}
+}
+
+func checkKeyHint(t *testing.T, sys model.System) {
+	t.Helper()
 	queue := sys.Init()
 	seen := map[string]bool{string(sys.AppendKey(nil, queue[0])): true}
 	steps, adversary := 0, 0
