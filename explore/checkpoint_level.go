@@ -9,7 +9,8 @@ import (
 
 // eachEncoded calls fn on every state of the level in order, as its id and
 // encoding (systems with a codec), until fn returns an error; enc is only
-// valid during the call. The level is left as it was (checkpoints).
+// valid during the call. The level is left as it was (each, and
+// checkpoints).
 func (l *level) eachEncoded(fn func(id uint32, enc []byte) error) error {
 	var err error
 	i := 0
@@ -31,18 +32,17 @@ func (l *level) eachEncoded(fn func(id uint32, enc []byte) error) error {
 	}
 	r := bufio.NewReaderSize(io.NewSectionReader(l.file, 0, l.off), 1<<20)
 	var head [8]byte
-	var buf []byte
 	for read := int64(0); read < l.off; {
 		if _, err := io.ReadFull(r, head[:]); err != nil {
 			return fmt.Errorf("BFS level on disk: %w", err)
 		}
 		size, id := binary.LittleEndian.Uint32(head[:4]), binary.LittleEndian.Uint32(head[4:])
-		buf = resizeBytes(buf, int(size))
-		if _, err := io.ReadFull(r, buf); err != nil {
+		l.buf = resizeBytes(l.buf, int(size))
+		if _, err := io.ReadFull(r, l.buf); err != nil {
 			return fmt.Errorf("BFS level on disk: %w", err)
 		}
 		read += 8 + int64(size)
-		if err := fn(id, buf); err != nil {
+		if err := fn(id, l.buf); err != nil {
 			return err
 		}
 	}

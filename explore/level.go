@@ -3,6 +3,7 @@ package explore
 import (
 	"bufio"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -116,56 +117,25 @@ func (l *level) each(fn func(st model.State, id uint32) bool) error {
 		}
 		return nil
 	}
-	var err error
-	i := 0
-	stopped := false
-	l.mem.each(func(enc []byte) bool {
-		var st model.State
-		st, err = l.codec.ReadState(enc, l.into)
+	err := l.eachEncoded(func(id uint32, enc []byte) error {
+		st, err := l.codec.ReadState(enc, l.into)
 		if err != nil {
-			err = fmt.Errorf("BFS level in memory: %w", err)
-			return false
-		}
-		l.into = st
-		if !fn(st, l.ids[i]) {
-			stopped = true
-			return false
-		}
-		i++
-		return true
-	})
-	if err != nil || stopped || l.w == nil {
-		return err
-	}
-	if err := l.w.Flush(); err != nil && l.err == nil {
-		l.err = err
-	}
-	if l.err != nil {
-		return fmt.Errorf("BFS level on disk: %w", l.err)
-	}
-	r := bufio.NewReaderSize(io.NewSectionReader(l.file, 0, l.off), 1<<20)
-	var head [8]byte
-	for read := int64(0); read < l.off; {
-		if _, err := io.ReadFull(r, head[:]); err != nil {
-			return fmt.Errorf("BFS level on disk: %w", err)
-		}
-		size, id := binary.LittleEndian.Uint32(head[:4]), binary.LittleEndian.Uint32(head[4:])
-		l.buf = resizeBytes(l.buf, int(size))
-		if _, err := io.ReadFull(r, l.buf); err != nil {
-			return fmt.Errorf("BFS level on disk: %w", err)
-		}
-		read += 8 + int64(size)
-		st, err := l.codec.ReadState(l.buf, l.into)
-		if err != nil {
-			return fmt.Errorf("BFS level on disk: %w", err)
+			return fmt.Errorf("BFS level: a state does not decode: %w", err)
 		}
 		l.into = st
 		if !fn(st, id) {
-			return nil
+			return errStopEach
 		}
+		return nil
+	})
+	if err == errStopEach {
+		return nil
 	}
-	return nil
+	return err
 }
+
+// errStopEach is each's way out of eachEncoded when fn returns false.
+var errStopEach = errors.New("stop")
 
 func resizeBytes(b []byte, n int) []byte {
 	if cap(b) >= n {
