@@ -11,22 +11,34 @@ import (
 	"github.com/mxcheck/mxcheck/model"
 )
 
-// The BFS, sequential or parallel: one algorithm whatever the number of
-// workers (owner computes, after Stern and Dill's hash-partitioned Murφ).
+// The BFS, sequential or parallel, in two forms.
 //
-// A state's fingerprint picks its owner among the workers. Each worker owns
-// its partition's seen-set and frontier and expands its own states; a
-// successor owned by another worker travels to it in a batch (its
-// fingerprint, its candidate parent link and its encoding). Levels end at a
-// barrier, so counterexamples stay shortest.
+// In process, with several workers, the workers share one seen-set
+// (seen_shared.go: sharded, a lock per shard) and each offers the
+// successors it generates there itself: the first to reach a state in a
+// level keeps it among its candidates, and whoever reaches it with a lesser
+// key lowers that candidate's key. After the level, worker i expands the
+// i-th of equal ranges of the next level's ids: states close in id order
+// share ancestors, so most diamonds close within one worker's range and a
+// state is rarely offered by two workers.
+//
+// A distributed search's worker processes use owner computes (after Stern
+// and Dill's hash-partitioned Murφ): a state's fingerprint picks its owner
+// among the workers. Each worker owns its partition's seen-set and
+// frontier and expands its own states; a successor owned by another worker
+// travels to it in a batch (its fingerprint, its candidate parent link and
+// its encoding). One worker alone is the same code with one partition.
+//
+// Levels end at a barrier, so counterexamples stay shortest.
 //
 // Ids, traces and counts are exactly those of a sequential BFS, whatever
 // the scheduling: a state's id is its rank in the level, ordered by the
 // (parent id, ordinal) of its first discovery, and each owner keeps, for
 // each new state, the least (parent id, ordinal) it was offered — the one a
-// sequential search meets first. After a level, the owners sort their new
-// states by that key and count, in every other owner's sorted keys, how
-// many come before each of theirs: that sum is the state's rank. A
+// sequential search meets first (in a shared BFS, the worker holding the
+// candidate). After a level, the owners sort their new states by that key
+// and count, in every other owner's sorted keys, how many come before each
+// of theirs: that sum is the state's rank. A
 // sequential search stops in the middle of a level (at a violation, or at
 // max-states); the parallel one expands the whole level, then finds the
 // moment the sequential one would have stopped — the least (parent id,
@@ -38,8 +50,9 @@ type newState struct {
 	fp  fingerprint
 	key uint64 // parent id << 32 | ordinal: when a sequential BFS reaches it
 	tix uint32 // transitions of the parent counted up to it, itself included
+	sw  int32  // the worker whose store holds its encoding (codec)
 	ev  uint64 // bit i: invariant i fails in it
-	blk int32  // its encoding: block and offset in the owner's store (codec)
+	blk int32  // its encoding: block and offset in worker sw's store (codec)
 	off int32
 	n   int32
 	st  model.State // its clone (no codec)
@@ -122,6 +135,8 @@ type bfsWorker struct {
 	sent    *offeredCache
 	sink    uint64 // what the prefetching loads read, so they are not dropped
 	cands   []newState
+	cs      *candStore // the level's candidates as they are reached, in a shared BFS (cands after sortCandidates)
+	reached atomic.Int64
 	store   blocks // candidates' encodings
 	ids     []uint32
 	cur     *level
@@ -129,7 +144,8 @@ type bfsWorker struct {
 	out     []*batch // per destination
 	in      inbox
 	taken   []*batch
-	ends    int // last batches received this level
+	ends    int    // last batches received this level
+	stamp   uint64 // in a shared BFS, the stamp of the level being reached
 	into    model.State
 	buf     []byte
 
@@ -164,6 +180,7 @@ type bfsRun struct {
 	ck      ckState      // checkpoints (checkpoint_write.go)
 	live    *liveRecord  // liverecord.go: nil unless the liveness graph is recorded
 	vmap    []int32      // a distributed search's virtual partitions → workers (nil: the fingerprint picks the worker)
+	shared  *sharedSeen  // the seen-set the workers share (in process, several workers); nil: each owns a partition
 	alive   []bool       // a distributed search's members still in the run (nil: all)
 	faultAt func(string) // a distributed worker's fault-injection point (DistFault)
 }
@@ -200,6 +217,9 @@ func (c *Checker) bfs() *Result {
 	r.limit.Store("")
 	r.pool.New = func() any { return new(batch) }
 	inMem := c.levelInMemory()
+	if n > 1 {
+		r.shared = newSharedSeen(c.opt.Fingerprint == 128)
+	}
 	for i := 0; i < n; i++ {
 		r.w = append(r.w, r.newWorker(i, n, inMem))
 	}
@@ -207,6 +227,9 @@ func (c *Checker) bfs() *Result {
 	r.live = newLiveRecord(r)
 	s.live = r.live
 	s.seenBytes = func() int64 {
+		if r.shared != nil {
+			return r.shared.bytes()
+		}
 		var b int64
 		for _, w := range r.w {
 			b += w.seen.bytes()
@@ -280,11 +303,16 @@ func (c *Checker) levelInMemory() int {
 // states a level keeps in memory.
 func (r *bfsRun) newWorker(i, n, inMem int) *bfsWorker {
 	c, s := r.c, r.s
-	w := &bfsWorker{r: r, id: i, seen: newSeenSet(c.opt.Fingerprint == 128), index: newFPIndex(),
+	w := &bfsWorker{r: r, id: i,
 		cur: &level{codec: c.codec, max: max(1, inMem/n)}, next: &level{codec: c.codec, max: max(1, inMem/n)},
 		out: make([]*batch, n), first: make([]firstEvent, len(c.inv))}
 	w.in.cond.L = &w.in.mu
 	w.indexed = n > 1
+	if r.shared != nil {
+		w.cs = newCandStore()
+	} else {
+		w.seen, w.index = newSeenSet(c.opt.Fingerprint == 128), newFPIndex()
+	}
 	if c.codec != nil && !c.opt.POR {
 		// Partial-order reduction's cycle proviso asks the seen-set
 		// about this level's states as they are reached: no batching.
@@ -315,7 +343,7 @@ func (r *bfsRun) initial() {
 		x := r.w[0].x
 		f := x.fingerprint(st)
 		w := r.w[r.owner(f)]
-		if !w.seen.insert(f) {
+		if !r.insert(w, f) {
 			continue
 		}
 		id := s.addLink(link{noParent, uint32(i)})
@@ -330,6 +358,18 @@ func (r *bfsRun) initial() {
 	}
 }
 
+// insert adds f to the seen-set (worker w's, unless shared) and reports
+// whether it was new.
+func (r *bfsRun) insert(w *bfsWorker, f fingerprint) bool {
+	if r.shared != nil {
+		return r.shared.insert(f)
+	}
+	return w.seen.insert(f)
+}
+
+// cand is candidate i of worker w, in a shared BFS during a level.
+func (r *bfsRun) cand(w int, i uint32) *newState { return r.w[w].cs.at(i) }
+
 // level expands one level (depth) and turns the states it reaches into
 // the next one.
 func (r *bfsRun) level(depth int) {
@@ -337,7 +377,10 @@ func (r *bfsRun) level(depth int) {
 	cut := c.opt.MaxDepth > 0 && depth >= c.opt.MaxDepth
 	wantDeadlock := s.props.checkDeadlock()
 	start := s.n // the first id of the next level
-	r.parallel(func(w *bfsWorker) { w.expandLevel(cut, wantDeadlock) })
+	r.parallel(func(w *bfsWorker) {
+		w.stamp = stampOf(depth + 1)
+		w.expandLevel(cut, wantDeadlock)
+	})
 	if r.failed() {
 		return
 	}
@@ -347,9 +390,12 @@ func (r *bfsRun) level(depth int) {
 		for _, w := range r.w {
 			total += len(w.cands)
 		}
-		r.parallel(func(w *bfsWorker) { w.finish(start) })
+		r.parallel(func(w *bfsWorker) { w.finish(start, total) })
 		if r.failed() {
 			return
+		}
+		if r.shared != nil {
+			r.parallel(func(w *bfsWorker) { w.gather(start, total) })
 		}
 		r.live.levelDone(start, total)
 	}
@@ -411,8 +457,13 @@ func (w *bfsWorker) expandLevel(cut, wantDeadlock bool) {
 	w.expanded, w.succN, w.hasDead, w.trans = w.expanded[:0], w.succN[:0], false, 0
 	w.cands, w.ends = w.cands[:0], 0
 	w.store.reset()
-	w.index.reset()
+	if w.cs != nil {
+		w.cs.reset(r.c.codec == nil)
+	} else {
+		w.index.reset()
+	}
 	w.done.Store(0)
+	w.reached.Store(0)
 	func() {
 		defer func() {
 			if v := recover(); v != nil {
@@ -427,7 +478,7 @@ func (w *bfsWorker) expandLevel(cut, wantDeadlock bool) {
 			b.reset()
 		}
 	}()
-	if len(r.w) == 1 {
+	if len(r.w) == 1 || r.shared != nil {
 		return
 	}
 	for o := range r.w {
@@ -461,6 +512,9 @@ func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
 				return false
 			}
 			w.done.Store(int64(n))
+			if w.cs != nil {
+				w.reached.Store(int64(w.cs.n))
+			}
 			if w.id == 0 {
 				s.progress(r.progressCounts)
 			}
@@ -491,7 +545,7 @@ func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
 		if dead && !w.hasDead {
 			w.deadlock, w.hasDead = id, true
 		}
-		if n&15 == 0 && len(r.w) > 1 {
+		if n&15 == 0 && len(r.w) > 1 && r.shared == nil {
 			w.drain(false)
 		}
 		return true
@@ -514,7 +568,9 @@ func (w *bfsWorker) successor(sc *succ) bool {
 		return true // offered before: nothing to change (sent.go)
 	}
 	key := uint64(w.state)<<32 | uint64(sc.ord)
-	if o := w.r.owner(sc.fp); o != w.id {
+	if w.r.shared != nil {
+		// Every successor is offered by the worker that reaches it.
+	} else if o := w.r.owner(sc.fp); o != w.id {
 		w.send(o, sc, key)
 		return true
 	}
@@ -548,9 +604,13 @@ func (w *bfsWorker) offerBatch(b *batch) {
 	if b == w.local {
 		from = w.id
 	}
-	w.sink += w.seen.prefetch(b.fps)
-	if w.indexed {
-		w.sink += w.index.prefetch(b.fps)
+	if sh := w.r.shared; sh != nil {
+		w.sink += sh.prefetch(b.fps)
+	} else {
+		w.sink += w.seen.prefetch(b.fps)
+		if w.indexed {
+			w.sink += w.index.prefetch(b.fps)
+		}
 	}
 	start := 0
 	for i, f := range b.fps {
@@ -621,6 +681,10 @@ func (w *bfsWorker) drain(wait bool) {
 // several workers most states of a level are reached many times, mostly
 // from the same worker.
 func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st model.State, owned bool, from int) {
+	if w.r.shared != nil {
+		w.offerShared(f, key, tix, enc, st, owned)
+		return
+	}
 	var flag, by uint64
 	if w.indexed {
 		flag = thisLevel // with one worker, no one asks
@@ -639,19 +703,7 @@ func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st 
 		w.cands = append(w.cands, newState{fp: f, key: key, tix: tix})
 		c := &w.cands[i]
 		w.keep(c, enc, st, owned)
-		if enc != nil {
-			var err error
-			if st, err = w.r.c.codec.ReadState(enc, w.into); err != nil {
-				w.r.limit.CompareAndSwap("", "disk: a state in transit does not decode: "+err.Error())
-				w.r.stopped.Store(true)
-				return
-			}
-			w.into = st
-		}
-		parent := w.state
-		w.state = uint32(key >> 32) // an invariant's panic: the trace ends at the parent
-		c.ev = w.x.events(st, w.r.s.props.done)
-		w.state = parent
+		w.evaluate(c, key, enc, st)
 		return
 	}
 	if !inLevel || !w.indexed || had&by != 0 {
@@ -671,9 +723,77 @@ func (w *bfsWorker) offer(f fingerprint, key uint64, tix uint32, enc []byte, st 
 	}
 }
 
+// evaluate notes in c, a new state reached with key, the state properties
+// with an event in it; enc is its encoding, or st the state.
+func (w *bfsWorker) evaluate(c *newState, key uint64, enc []byte, st model.State) {
+	if enc != nil {
+		var err error
+		if st, err = w.r.c.codec.ReadState(enc, w.into); err != nil {
+			w.r.limit.CompareAndSwap("", "disk: a state in transit does not decode: "+err.Error())
+			w.r.stopped.Store(true)
+			return
+		}
+		w.into = st
+	}
+	parent := w.state
+	w.state = uint32(key >> 32) // an invariant's panic: the trace ends at the parent
+	c.ev = w.x.events(st, w.r.s.props.done)
+	w.state = parent
+}
+
+// offerShared is offer in a shared BFS: the worker that reaches a state
+// offers it in the shared seen-set, under its shard's lock; the first to
+// reach it in the level keeps it among its candidates, and whoever offers
+// it with a lesser key lowers the candidate's key (and, under symmetry,
+// replaces its state with the representative its parent reaches).
+func (w *bfsWorker) offerShared(f fingerprint, key uint64, tix uint32, enc []byte, st model.State, owned bool) {
+	r := w.r
+	by := uint64(0)
+	if w.id < sharedByMax {
+		by = sharedBy0 << w.id
+	}
+	sh := r.shared.shard(f)
+	if sh.settled(f, w.stamp, by) {
+		return
+	}
+	sh.mu.Lock()
+	isNew, inLevel, again := sh.s.reachStamped(f, w.stamp, by)
+	if isNew {
+		i := uint32(w.cs.n)
+		sh.idx.add(f, w.id, i)
+		sh.publish()
+		c := w.cs.push()
+		*c = newState{fp: f, key: key, tix: tix}
+		w.keep(c, enc, st, owned)
+		sh.mu.Unlock()
+		w.evaluate(c, key, enc, st)
+		return
+	}
+	if !inLevel || again {
+		// Known from an earlier level, or offered before by this
+		// worker, with a lesser key.
+		sh.mu.Unlock()
+		return
+	}
+	o, i, ok := sh.idx.find(f, r.cand)
+	if !ok {
+		// An earlier level's state with this level's stamp.
+		sh.mu.Unlock()
+		return
+	}
+	if c := r.cand(o, i); key < c.key {
+		c.key, c.tix = key, tix
+		if r.sym {
+			w.keep(c, enc, st, owned)
+		}
+	}
+	sh.mu.Unlock()
+}
+
 // keep stores a candidate's state.
 func (w *bfsWorker) keep(c *newState, enc []byte, st model.State, owned bool) {
 	cd := w.r.c.codec
+	c.sw = int32(w.id)
 	switch {
 	case cd == nil && owned:
 		c.st = st
@@ -692,9 +812,56 @@ func (w *bfsWorker) keep(c *newState, enc []byte, st model.State, owned bool) {
 // finish gives each new state its id (start + its rank among every
 // worker's new states), writes its link, checks its invariants, adds it to
 // the seen-set and to the next level.
-func (w *bfsWorker) finish(start uint32) {
+func (w *bfsWorker) finish(start uint32, total int) {
 	w.rank(start)
 	w.apply()
+	if sh := w.r.shared; sh != nil {
+		sh.resetIndex(w.id, len(w.r.w))
+	}
+}
+
+// gather makes the worker's next frontier, in a shared BFS: the new states
+// with ids in its share of the level (the w-th of len(r.w) equal ranges),
+// whichever worker reached them first, in id order.
+func (w *bfsWorker) gather(start uint32, total int) {
+	r, n := w.r, len(w.r.w)
+	lo := start + uint32(total*w.id/n)
+	hi := start + uint32(total*(w.id+1)/n)
+	at := make([]int, n) // per worker, its first candidate not yet taken
+	for o, ow := range r.w {
+		at[o] = sort.Search(len(ow.ids), func(i int) bool { return ow.ids[i] >= lo })
+	}
+	cd := r.c.codec
+	var next [localBatch]*newState
+	for id := lo; id < hi; {
+		// The next states in id order, then their encodings' first
+		// bytes read in one loop of independent loads (see apply).
+		k := 0
+		for ; k < len(next) && id+uint32(k) < hi; k++ {
+			o := 0
+			for o < n-1 && (at[o] >= len(r.w[o].ids) || r.w[o].ids[at[o]] != id+uint32(k)) {
+				o++
+			}
+			next[k] = &r.w[o].cands[at[o]]
+			at[o]++
+		}
+		if cd != nil {
+			for _, c := range next[:k] {
+				if c.n > 0 {
+					w.sink += uint64(r.w[c.sw].store.bs[c.blk][c.off])
+				}
+			}
+		}
+		for _, c := range next[:k] {
+			if cd != nil {
+				w.next.pushBytes(id, r.w[c.sw].store.at(int(c.blk), int(c.off), int(c.n)))
+			} else {
+				w.next.pushClone(c.st, id)
+				c.st = nil
+			}
+			id++
+		}
+	}
 }
 
 // rank gives each new state its id: start + its rank among every worker's
@@ -744,7 +911,7 @@ func (w *bfsWorker) apply() {
 			}
 			written++
 		}
-		if w.indexed && i%localBatch == 0 {
+		if w.indexed && w.seen != nil && i%localBatch == 0 {
 			// Sorted, the candidates' encodings are read out of
 			// arrival order: read the next ones' first bytes, and
 			// their home slots, in one loop of independent loads (see
@@ -757,12 +924,14 @@ func (w *bfsWorker) apply() {
 				}
 			}
 		}
-		if w.indexed {
+		if w.indexed && w.seen != nil {
 			w.seen.settle(c.fp)
 		}
-		if cd != nil {
+		switch {
+		case r.shared != nil: // gather pushes it
+		case cd != nil:
 			w.next.pushBytes(id, w.store.at(int(c.blk), int(c.off), int(c.n)))
-		} else {
+		default:
 			w.next.pushClone(c.st, id)
 			c.st = nil
 		}
@@ -783,7 +952,11 @@ func (w *bfsWorker) apply() {
 func (r *bfsRun) progressCounts() (trans int64, distinct uint32) {
 	t, n := r.s.trans, r.s.n
 	for _, w := range r.w {
-		n += uint32(len(w.cands))
+		if w.cs != nil {
+			n += uint32(w.reached.Load())
+		} else {
+			n += uint32(len(w.cands))
+		}
 	}
 	return t, n
 }

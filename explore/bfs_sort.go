@@ -11,20 +11,14 @@ import (
 // when the keys do not pack), then permutes the states in place, cycle by
 // cycle, so that each 40-byte state moves once.
 func (w *bfsWorker) sortCandidates() {
+	if w.cs != nil {
+		w.sortShared()
+		return
+	}
 	if slices.IsSortedFunc(w.cands, func(a, b newState) int { return cmp.Compare(a.key, b.key) }) {
 		return
 	}
-	order, ok := w.sortPacked(w.order[:0])
-	if !ok {
-		pairs := make([]keyIndex, 0, len(w.cands))
-		for i := range w.cands {
-			pairs = append(pairs, keyIndex{w.cands[i].key, uint32(i)})
-		}
-		slices.SortFunc(pairs, func(a, b keyIndex) int { return cmp.Compare(a.key, b.key) })
-		for _, p := range pairs {
-			order = append(order, p.i)
-		}
-	}
+	order := w.sortOrder(len(w.cands), func(i int) uint64 { return w.cands[i].key })
 	// Position j takes the state at order[j]; a done position is marked
 	// by order[j] == j.
 	for k := range w.cands {
@@ -46,6 +40,45 @@ func (w *bfsWorker) sortCandidates() {
 	w.order = order
 }
 
+// sortShared is sortCandidates in a shared BFS: the candidates, in the
+// worker's candStore in the order reached, are copied to cands in
+// increasing key order.
+func (w *bfsWorker) sortShared() {
+	cs := w.cs
+	key := func(i int) uint64 { return cs.at(uint32(i)).key }
+	w.cands = slices.Grow(w.cands[:0], cs.n)
+	sorted := true
+	for i := 1; i < cs.n && sorted; i++ {
+		sorted = key(i-1) < key(i)
+	}
+	if sorted {
+		w.cands = cs.appendTo(w.cands)
+		return
+	}
+	order := w.sortOrder(cs.n, key)
+	for _, i := range order {
+		w.cands = append(w.cands, *cs.at(i))
+	}
+	w.order = order
+}
+
+// sortOrder returns the indexes of n candidates in increasing order of
+// their keys, in w.order's storage.
+func (w *bfsWorker) sortOrder(n int, key func(i int) uint64) []uint32 {
+	order, ok := w.sortPacked(w.order[:0], n, key)
+	if !ok {
+		pairs := make([]keyIndex, 0, n)
+		for i := 0; i < n; i++ {
+			pairs = append(pairs, keyIndex{key(i), uint32(i)})
+		}
+		slices.SortFunc(pairs, func(a, b keyIndex) int { return cmp.Compare(a.key, b.key) })
+		for _, p := range pairs {
+			order = append(order, p.i)
+		}
+	}
+	return order
+}
+
 // keyIndex is a new state's key and its index, for sorting.
 type keyIndex struct {
 	key uint64
@@ -60,20 +93,21 @@ type keyIndex struct {
 // worker's candidates are distinct; the index only rides along). It
 // reports false, leaving order alone, when the three do not fit in 64
 // bits.
-func (w *bfsWorker) sortPacked(order []uint32) ([]uint32, bool) {
-	cs := w.cands
+func (w *bfsWorker) sortPacked(order []uint32, n int, key func(i int) uint64) ([]uint32, bool) {
 	minP, maxP, maxO := ^uint32(0), uint32(0), uint32(0)
-	for i := range cs {
-		p, o := uint32(cs[i].key>>32), uint32(cs[i].key)
+	for i := 0; i < n; i++ {
+		k := key(i)
+		p, o := uint32(k>>32), uint32(k)
 		minP, maxP, maxO = min(minP, p), max(maxP, p), max(maxO, o)
 	}
-	pBits, oBits, iBits := bits.Len32(maxP-minP), bits.Len32(maxO), bits.Len(uint(len(cs)))
+	pBits, oBits, iBits := bits.Len32(maxP-minP), bits.Len32(maxO), bits.Len(uint(n))
 	if pBits+oBits+iBits > 64 {
 		return order, false
 	}
 	ps := w.packed[:0]
-	for i := range cs {
-		p, o := uint64(uint32(cs[i].key>>32)-minP), uint64(uint32(cs[i].key))
+	for i := 0; i < n; i++ {
+		k := key(i)
+		p, o := uint64(uint32(k>>32)-minP), uint64(uint32(k))
 		ps = append(ps, (p<<oBits|o)<<iBits|uint64(i))
 	}
 	var sorted []uint64

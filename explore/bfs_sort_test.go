@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -30,21 +31,30 @@ func TestSortCandidates(t *testing.T) {
 			seen[k] = true
 			w.cands = append(w.cands, newState{key: k, tix: uint32(k), fp: fingerprint{lo: k ^ 0x5555}})
 		}
-		if _, ok := w.sortPacked(nil); ok != tc.packs {
+		if _, ok := w.sortPacked(nil, len(w.cands), func(i int) uint64 { return w.cands[i].key }); ok != tc.packs {
 			t.Fatalf("%s: packed = %v, want %v", tc.name, ok, tc.packs)
 		}
-		w.sortCandidates()
-		if !slices.IsSortedFunc(w.cands, func(a, b newState) int { return cmpU64(a.key, b.key) }) {
-			t.Fatalf("%s: candidates not sorted by key", tc.name)
-		}
-		if len(w.cands) != len(seen) {
-			t.Fatalf("%s: %d candidates, want %d", tc.name, len(w.cands), len(seen))
-		}
+		// The same candidates in a shared BFS's store (chunks of
+		// candChunk: 3,000 fill one partly).
+		sw := &bfsWorker{cs: newCandStore()}
 		for _, c := range w.cands {
-			if !seen[c.key] || c.tix != uint32(c.key) || c.fp.lo != c.key^0x5555 {
-				t.Fatalf("%s: candidate %x lost its fields", tc.name, c.key)
+			*sw.cs.push() = c
+		}
+		for _, w := range []*bfsWorker{w, sw} {
+			w.sortCandidates()
+			if !slices.IsSortedFunc(w.cands, func(a, b newState) int { return cmpU64(a.key, b.key) }) {
+				t.Fatalf("%s: candidates not sorted by key", tc.name)
 			}
-			delete(seen, c.key)
+			if len(w.cands) != len(seen) {
+				t.Fatalf("%s: %d candidates, want %d", tc.name, len(w.cands), len(seen))
+			}
+			left := maps.Clone(seen)
+			for _, c := range w.cands {
+				if !left[c.key] || c.tix != uint32(c.key) || c.fp.lo != c.key^0x5555 {
+					t.Fatalf("%s: candidate %x lost its fields", tc.name, c.key)
+				}
+				delete(left, c.key)
+			}
 		}
 	}
 }

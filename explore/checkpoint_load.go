@@ -115,7 +115,7 @@ func (r *bfsRun) restoreLinks(m *manifest) error {
 // files that hold some of its virtual partitions, and keeps only its own
 // states of them.
 func (r *bfsRun) restoreParts(m *manifest) error {
-	local := func(o int) bool { return r.w[o].seen != nil }
+	local := func(o int) bool { return r.shared != nil || r.w[o].seen != nil }
 	need := make([]bool, m.Partitions)
 	for p := range need {
 		need[p] = m.VMap == nil || r.vmap == nil
@@ -160,7 +160,7 @@ func (r *bfsRun) restoreParts(m *manifest) error {
 				return fmt.Errorf("%s: %v", partName(p), f.err)
 			}
 			if o := r.owner(fp); local(o) {
-				r.w[o].seen.insert(fp)
+				r.insert(r.w[o], fp)
 			}
 		}
 		left[p] = f.u64()

@@ -196,14 +196,23 @@ func (w *bfsWorker) writePart(dir string) (manifestFile, error) {
 	f.u32(uint32(w.id))
 	f.u32(uint32(len(w.r.w)))
 	wide := w.r.c.opt.Fingerprint == 128
-	f.u64(uint64(w.seen.count()))
-	w.seen.each(func(fp fingerprint) error {
+	put := func(fp fingerprint) error {
 		f.u64(fp.lo)
 		if wide {
 			f.u64(fp.hi)
 		}
 		return f.err
-	})
+	}
+	if sh := w.r.shared; sh != nil {
+		// Each worker writes its share of the shards.
+		var n int64
+		sh.each(w.id, len(w.r.w), func(fingerprint) error { n++; return nil })
+		f.u64(uint64(n))
+		sh.each(w.id, len(w.r.w), put)
+	} else {
+		f.u64(uint64(w.seen.count()))
+		w.seen.each(put)
+	}
 	if w.r.faultAt != nil {
 		w.r.faultAt("checkpoint")
 	}

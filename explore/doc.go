@@ -38,8 +38,10 @@
 // sharded open-addressing set (seen.go, 9–12.5 bytes a state); each distinct
 // state keeps a 5-byte parent link (links.go) from which any trace is
 // rebuilt by replaying the model (nthSuccessor). BFS (the default, bfs.go)
-// finds shortest counterexamples; it is owner-computes with any number of
-// workers (Options.Workers) and its result — counts, verdicts and traces —
+// finds shortest counterexamples; with several workers in one process they
+// share a seen-set with a lock per shard (seen_shared.go), and a
+// distributed search is owner-computes (dist.go); with any number of
+// workers (Options.Workers) its result — counts, verdicts and traces —
 // does not depend on the number. DFS (dfs.go) uses less memory for its
 // frontier; with several workers it is the parallel DFS (pdfs.go): the same
 // states and verdicts when run to the end. All visit the same set of states.

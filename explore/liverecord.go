@@ -204,8 +204,22 @@ func (lr *liveRecord) levelDone(start uint32, total int) {
 		for i := range w.cands {
 			c, id := &w.cands[i], w.ids[i]
 			lr.fp[id], lr.parent[id] = c.fp.lo, uint32(c.key>>32)
-			if _, isNew := rc.table.lookup(c.fp.lo, id); !isNew {
-				rc.failed = true // low halves of 128-bit fingerprints collide
+		}
+		// Each worker's table holds the states its fingerprints own
+		// (in a shared BFS, a state's owner is not the worker that
+		// reached it first).
+		for _, o := range lr.r.w {
+			if o != w && lr.r.shared == nil {
+				continue
+			}
+			for i := range o.cands {
+				c, id := &o.cands[i], o.ids[i]
+				if lr.r.shared != nil && c.fp.owner(len(lr.w)) != w.id {
+					continue
+				}
+				if _, isNew := rc.table.lookup(c.fp.lo, id); !isNew {
+					rc.failed = true // low halves of 128-bit fingerprints collide
+				}
 			}
 		}
 	})
@@ -263,7 +277,8 @@ func (lr *liveRecord) graph() *liveGraph {
 		*rc = liveRecorder{}
 		return g
 	}
-	// Merge by id: state id was expanded by its fingerprint's owner.
+	// Merge by id: state id was expanded by its fingerprint's owner, or
+	// in a shared BFS by the worker that reached it first.
 	g.off = make([]uint32, 1, n+1)
 	g.dst = make([]uint32, 0, edges)
 	g.cls = make([]uint32, 0, edges)
@@ -272,6 +287,14 @@ func (lr *liveRecord) graph() *liveGraph {
 	next := make([]int, len(lr.w))
 	for id := 0; id < n; id++ {
 		o := fingerprint{lo: lr.fp[id]}.owner(len(lr.w))
+		if lr.r.shared != nil {
+			for p, rc := range lr.w {
+				if next[p] < len(rc.ids) && rc.ids[next[p]] == uint32(id) {
+					o = p
+					break
+				}
+			}
+		}
 		rc, k := lr.w[o], next[o]
 		if k >= len(rc.ids) || rc.ids[k] != uint32(id) {
 			return nil

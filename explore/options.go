@@ -53,8 +53,8 @@ type Options struct {
 	// (shortest, under BFS) violation of every property.
 	Continue bool
 	// Workers is the number of goroutines of the search (0 means 1, at
-	// most MaxWorkers). In a BFS each owns a partition of the states and
-	// the result — counts, verdicts and traces — is identical whatever the
+	// most MaxWorkers). In a BFS they share the seen-set, each expands a
+	// share of every level, and the result — counts, verdicts and traces — is identical whatever the
 	// number. A DFS with several workers is the parallel DFS: the same
 	// states, transitions and verdicts when it runs to the end, traces
 	// that depend on the scheduling.

@@ -24,6 +24,7 @@ type seenSet struct {
 type shard struct {
 	lo, hi []uint64 // hi is nil with 64-bit fingerprints
 	n      int
+	wide   bool // 128-bit fingerprints (set in a shared seen-set's shards)
 }
 
 const (
@@ -69,13 +70,14 @@ func home(v uint64, n int) uint64 {
 // find returns the slot holding f, or the empty slot where it belongs.
 func (sh *shard) find(f fingerprint) (uint64, bool) {
 	v := packed(f)
-	n := uint64(len(sh.lo))
-	for i := home(v>>flagBits<<flagBits, len(sh.lo)); ; {
-		x := sh.lo[i]
+	lo, hi := sh.lo, sh.hi // in locals: the loop does not reload them
+	n := uint64(len(lo))
+	for i := home(v>>flagBits<<flagBits, len(lo)); ; {
+		x := lo[i]
 		switch {
 		case x == 0:
 			return i, false
-		case x&^levelBits == v && (sh.hi == nil || sh.hi[i] == f.hi):
+		case x&^levelBits == v && (hi == nil || hi[i] == f.hi):
 			return i, true
 		}
 		if i++; i == n {
@@ -154,20 +156,21 @@ func (s *seenSet) contains(f fingerprint) bool {
 func (sh *shard) grow() {
 	lo, hi := sh.lo, sh.hi
 	sh.alloc(len(lo)+len(lo)*2/5, hi != nil)
-	n := uint64(len(sh.lo))
+	nlo, nhi := sh.lo, sh.hi // in locals: the loop does not reload them
+	n := uint64(len(nlo))
 	for j, x := range lo {
 		if x == 0 {
 			continue
 		}
-		i := home(x>>flagBits<<flagBits, len(sh.lo))
-		for sh.lo[i] != 0 {
+		i := home(x>>flagBits<<flagBits, len(nlo))
+		for nlo[i] != 0 {
 			if i++; i == n {
 				i = 0
 			}
 		}
-		sh.lo[i] = x
+		nlo[i] = x
 		if hi != nil {
-			sh.hi[i] = hi[j]
+			nhi[i] = hi[j]
 		}
 	}
 }

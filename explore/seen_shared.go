@@ -1,0 +1,356 @@
+package explore
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// sharedSeen is the seen-set the workers of one in-process BFS share:
+// sharedShards shards, each an open-addressing table (shard, as in
+// seenSet) with its own lock, and, for the level being explored, an index
+// from the fingerprint of each state first reached in the level to the
+// worker that reached it first and its place among that worker's
+// candidates (refIndex). A worker offers its successors here directly,
+// under the shard's lock: there are no batches between workers, a state is
+// encoded only by the worker that reaches it first, and the processor
+// caches hold no line two workers write in turn but the few shards they
+// happen to share.
+//
+// A fingerprint's top 6 bits and low 4 bits pick its shard: the table slot
+// keeps the low 58 bits (packed), so a shard holds exactly the same
+// fingerprints a seenSet would, and the slot's home, taken from the top
+// bits of the packed value, does not depend on which shard it is in.
+type sharedSeen struct {
+	shards [sharedShards]lockedShard
+}
+
+type lockedShard struct {
+	mu   sync.Mutex
+	s    shard
+	idx  refIndex
+	tab  atomic.Pointer[[]uint64] // s.lo, for prefetching without the lock
+	itab atomic.Pointer[[]uint64] // idx.slots, likewise
+	_    [16]byte                 // 128 bytes: no cache line shared with another shard
+}
+
+const (
+	sharedLowBits = 4
+	sharedShards  = seenShards << sharedLowBits
+)
+
+func newSharedSeen(wide bool) *sharedSeen {
+	s := &sharedSeen{}
+	for i := range s.shards {
+		s.shards[i].s.wide = wide
+		s.shards[i].s.alloc(firstSlots/(1<<sharedLowBits)*4, wide)
+		s.shards[i].idx.slots = make([]uint64, refFirst)
+		s.shards[i].publish()
+	}
+	return s
+}
+
+// publish makes the shard's current tables those prefetch reads; call it
+// under the lock whenever one may have been replaced.
+func (sh *lockedShard) publish() {
+	if t := sh.tab.Load(); t == nil || len(*t) != len(sh.s.lo) {
+		lo := sh.s.lo
+		sh.tab.Store(&lo)
+	}
+	if t := sh.itab.Load(); t == nil || len(*t) != len(sh.idx.slots) || &(*t)[0] != &sh.idx.slots[0] {
+		slots := sh.idx.slots
+		sh.itab.Store(&slots)
+	}
+}
+
+// prefetch reads the home slot of each fingerprint in its shard's table
+// and level index, without the locks (see seenSet.prefetch): the values
+// read may be stale or torn by a concurrent write, and serve only to bring
+// the slots into the cache.
+func (s *sharedSeen) prefetch(fs []fingerprint) uint64 {
+	var sum uint64
+	for _, f := range fs {
+		sh := s.shard(f)
+		t := *sh.tab.Load()
+		sum += atomic.LoadUint64(&t[home(packed(f)>>flagBits<<flagBits, len(t))])
+		it := *sh.itab.Load()
+		sum += atomic.LoadUint64(&it[home(refCheck(f), len(it))])
+	}
+	return sum
+}
+
+// settled reports, without the lock, that an offer of f in the level whose
+// stamp is stamp, by the worker whose offered flag is by, can change
+// nothing: f is in the table from an earlier level, or from this one and
+// offered before by the same worker. It reads the table prefetch reads:
+// possibly one replaced since (it then holds a subset of the fingerprints,
+// each with its stamp, and flags that are only ever added), and slots
+// possibly being written (each is read whole: an 8-byte aligned load). A
+// false answer says nothing. With 128-bit fingerprints it always answers
+// false.
+func (sh *lockedShard) settled(f fingerprint, stamp, by uint64) bool {
+	if sh.s.wide {
+		return false
+	}
+	t := *sh.tab.Load()
+	v := packed(f)
+	n := uint64(len(t))
+	for i := home(v>>flagBits<<flagBits, len(t)); ; {
+		x := atomic.LoadUint64(&t[i])
+		switch {
+		case x == 0:
+			return false
+		case x&^levelBits == v:
+			return x&stampMask != stamp || x&by != 0
+		}
+		if i++; i == n {
+			i = 0
+		}
+	}
+}
+
+// Slots of a shared seen-set carry, instead of seenSet's level flags, the
+// level at which the state was first reached (modulo 4: its stamp) and
+// which of workers 0–2 have offered it in that level. A state whose stamp
+// is the current level's may still be one of an earlier level (4, 8, ...
+// levels before): the level index, which holds exactly the states first
+// reached in the current level, tells them apart. Nothing is cleared when
+// a level ends.
+const (
+	stampShift  = 1
+	stampMask   = 3 << stampShift
+	sharedBy0   = 1 << 3
+	sharedByMax = 3
+)
+
+// stampOf is the stamp of the states first reached at depth d.
+func stampOf(d int) uint64 { return uint64(d&3) << stampShift }
+
+// reach adds f, first reached in the level whose stamp is stamp, by the
+// worker whose offered flag is by (0 for none); it reports whether f is
+// new, and if not whether its stamp is the level's (inLevel) and whether
+// the same worker had offered it.
+func (sh *shard) reachStamped(f fingerprint, stamp, by uint64) (isNew, inLevel, again bool) {
+	i, ok := sh.find(f)
+	if ok {
+		x := sh.lo[i]
+		if x&stampMask != stamp {
+			return false, false, false
+		}
+		sh.lo[i] = x | by
+		return false, true, x&by != 0
+	}
+	sh.lo[i] = packed(f) | stamp | by
+	if sh.hi != nil {
+		sh.hi[i] = f.hi
+	}
+	sh.n++
+	if sh.n*10 > len(sh.lo)*9 {
+		sh.grow()
+	}
+	return true, false, false
+}
+
+// shard returns f's shard.
+func (s *sharedSeen) shard(f fingerprint) *lockedShard {
+	return &s.shards[f.lo>>(64-flagBits)<<sharedLowBits|f.lo&(1<<sharedLowBits-1)]
+}
+
+// insert adds f and reports whether it was new (not for use while a level
+// is being explored).
+func (s *sharedSeen) insert(f fingerprint) bool {
+	sh := s.shard(f)
+	sh.mu.Lock()
+	isNew, _ := sh.s.reach(f, 0)
+	sh.publish()
+	sh.mu.Unlock()
+	return isNew
+}
+
+// resetIndex empties the level index of shards [part·n/parts,
+// (part+1)·n/parts) (not while a level is being explored).
+func (s *sharedSeen) resetIndex(part, parts int) {
+	for i := part * sharedShards / parts; i < (part+1)*sharedShards/parts; i++ {
+		s.shards[i].idx.reset()
+		s.shards[i].publish()
+	}
+}
+
+// count is the number of fingerprints in the set.
+func (s *sharedSeen) count() int64 {
+	var n int64
+	for i := range s.shards {
+		n += int64(s.shards[i].s.n)
+	}
+	return n
+}
+
+// bytes is the memory held by the tables (not the level indexes).
+func (s *sharedSeen) bytes() int64 {
+	var b int64
+	for i := range s.shards {
+		b += int64(len(s.shards[i].s.lo)+len(s.shards[i].s.hi)) * 8
+	}
+	return b
+}
+
+// each calls fn with every fingerprint of shards [part·n/parts,
+// (part+1)·n/parts), until fn returns an error (not while a level is being
+// explored).
+func (s *sharedSeen) each(part, parts int, fn func(fingerprint) error) error {
+	for i := part * sharedShards / parts; i < (part+1)*sharedShards/parts; i++ {
+		sh := &s.shards[i]
+		top := uint64(i >> sharedLowBits)
+		for j, x := range sh.s.lo {
+			if x == 0 {
+				continue
+			}
+			f := fingerprint{lo: top<<(64-flagBits) | x>>flagBits}
+			if sh.s.hi != nil {
+				f.hi = sh.s.hi[j]
+			}
+			if err := fn(f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// refIndex maps the fingerprints of the states a shard has first seen in
+// the current level to the worker that reached each first and its index
+// among that worker's candidates. A slot holds 24 bits of the fingerprint
+// (bits 57–34: independent of the shard, and they place the slot), the
+// worker (8 bits) and the index+1 (32 bits; 0 marks an empty slot); a
+// match on the 24 bits is checked against the candidate's whole
+// fingerprint. Guarded by its shard's lock.
+type refIndex struct {
+	slots []uint64
+	n     int
+}
+
+const refFirst = 16
+
+func refCheck(f fingerprint) uint64 { return f.lo << flagBits >> 40 << 40 }
+
+// add enters f, a state not in the index, as candidate i of worker w.
+func (t *refIndex) add(f fingerprint, w int, i uint32) {
+	if 4*(t.n+1) > 3*len(t.slots) {
+		t.grow()
+	}
+	n := uint64(len(t.slots))
+	j := home(refCheck(f), len(t.slots))
+	for t.slots[j] != 0 {
+		if j++; j == n {
+			j = 0
+		}
+	}
+	t.slots[j] = refCheck(f) | uint64(w)<<32 | uint64(i+1)
+	t.n++
+}
+
+// find returns the worker and index of f, if the index has it; cand
+// returns a worker's candidate.
+func (t *refIndex) find(f fingerprint, cand func(w int, i uint32) *newState) (int, uint32, bool) {
+	n := uint64(len(t.slots))
+	check := refCheck(f)
+	for j := home(check, len(t.slots)); ; {
+		sl := t.slots[j]
+		switch {
+		case sl == 0:
+			return 0, 0, false
+		case sl>>40<<40 == check:
+			ow, oi := int(sl>>32&0xff), uint32(sl)-1
+			if cand(ow, oi).fp == f {
+				return ow, oi, true
+			}
+		}
+		if j++; j == n {
+			j = 0
+		}
+	}
+}
+
+func (t *refIndex) grow() {
+	old := t.slots
+	t.slots = make([]uint64, 2*len(old))
+	n := uint64(len(t.slots))
+	for _, sl := range old {
+		if sl == 0 {
+			continue
+		}
+		i := home(sl>>40<<40, len(t.slots))
+		for t.slots[i] != 0 {
+			if i++; i == n {
+				i = 0
+			}
+		}
+		t.slots[i] = sl
+	}
+}
+
+// reset empties the index, shrinking a table far larger than its last use.
+func (t *refIndex) reset() {
+	if t.n == 0 {
+		return
+	}
+	if len(t.slots) > refFirst && t.n*16 < len(t.slots) {
+		t.slots = make([]uint64, refFirst)
+	} else {
+		clear(t.slots)
+	}
+	t.n = 0
+}
+
+// candStore holds a worker's candidates during a level of a shared BFS, in
+// chunks that never move, so that another worker may lower a candidate's
+// key (under its shard's lock) while this one adds more. The chunk
+// directory has a fixed length: a chunk's pointer, written before any of
+// its candidates is published in a level index, is read only by workers
+// that found such a candidate there.
+type candStore struct {
+	dir []*[candChunk]newState
+	n   int
+}
+
+const (
+	candChunkBits = 12
+	candChunk     = 1 << candChunkBits
+	candDirLen    = 1 << 20 // 2^32 candidates
+)
+
+func newCandStore() *candStore { return &candStore{dir: make([]*[candChunk]newState, candDirLen)} }
+
+// push adds a candidate and returns it.
+func (cs *candStore) push() *newState {
+	k := cs.n >> candChunkBits
+	if k == candDirLen {
+		panic("mxcheck: more than 2^32 new states in one BFS level")
+	}
+	if cs.dir[k] == nil {
+		cs.dir[k] = new([candChunk]newState)
+	}
+	c := &cs.dir[k][cs.n&(candChunk-1)]
+	cs.n++
+	return c
+}
+
+// at is candidate i.
+func (cs *candStore) at(i uint32) *newState { return &cs.dir[i>>candChunkBits][i&(candChunk-1)] }
+
+// appendTo appends the candidates to dst in order.
+func (cs *candStore) appendTo(dst []newState) []newState {
+	for k := 0; k<<candChunkBits < cs.n; k++ {
+		dst = append(dst, cs.dir[k][:min(candChunk, cs.n-k<<candChunkBits)]...)
+	}
+	return dst
+}
+
+// reset empties the store; with states (no codec), it drops them.
+func (cs *candStore) reset(states bool) {
+	if states {
+		for k := 0; k<<candChunkBits < cs.n; k++ {
+			clear(cs.dir[k][:])
+		}
+	}
+	cs.n = 0
+}
