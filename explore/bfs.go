@@ -752,10 +752,10 @@ func (w *bfsWorker) offerShared(f fingerprint, key uint64, tix uint32, enc []byt
 	if w.id < sharedByMax {
 		by = sharedBy0 << w.id
 	}
-	sh := r.shared.shard(f)
-	if sh.settled(f, w.stamp, by) {
+	if r.shared.settled(f, w.stamp, by) {
 		return
 	}
+	sh := r.shared.shard(f)
 	sh.mu.Lock()
 	isNew, inLevel, again := sh.s.reachStamped(f, w.stamp, by)
 	if isNew {

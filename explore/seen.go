@@ -24,7 +24,6 @@ type seenSet struct {
 type shard struct {
 	lo, hi []uint64 // hi is nil with 64-bit fingerprints
 	n      int
-	wide   bool // 128-bit fingerprints (set in a shared seen-set's shards)
 }
 
 const (

@@ -20,17 +20,30 @@ import (
 // keeps the low 58 bits (packed), so a shard holds exactly the same
 // fingerprints a seenSet would, and the slot's home, taken from the top
 // bits of the packed value, does not depend on which shard it is in.
+//
+// The tables' current slices are also published apart from the locks
+// (pub), for the reads made without them (prefetch, settled): those lines
+// change only when a table is replaced, so they stay in every core's
+// cache, while a shard's lock line moves between the cores that take it.
 type sharedSeen struct {
 	shards [sharedShards]lockedShard
+	pub    [sharedShards]shardTables
+	wide   bool
 }
 
 type lockedShard struct {
-	mu   sync.Mutex
-	s    shard
-	idx  refIndex
-	tab  atomic.Pointer[[]uint64] // s.lo, for prefetching without the lock
-	itab atomic.Pointer[[]uint64] // idx.slots, likewise
-	_    [16]byte                 // 128 bytes: no cache line shared with another shard
+	mu  sync.Mutex
+	s   shard
+	idx refIndex
+	pub *shardTables
+	_   [24]byte // 128 bytes: no cache line shared with another shard
+}
+
+// shardTables are a shard's tables as published for reads without the
+// lock.
+type shardTables struct {
+	tab  atomic.Pointer[[]uint64] // s.lo
+	itab atomic.Pointer[[]uint64] // idx.slots
 }
 
 const (
@@ -39,9 +52,9 @@ const (
 )
 
 func newSharedSeen(wide bool) *sharedSeen {
-	s := &sharedSeen{}
+	s := &sharedSeen{wide: wide}
 	for i := range s.shards {
-		s.shards[i].s.wide = wide
+		s.shards[i].pub = &s.pub[i]
 		s.shards[i].s.alloc(firstSlots/(1<<sharedLowBits)*4, wide)
 		s.shards[i].idx.slots = make([]uint64, refFirst)
 		s.shards[i].publish()
@@ -52,13 +65,14 @@ func newSharedSeen(wide bool) *sharedSeen {
 // publish makes the shard's current tables those prefetch reads; call it
 // under the lock whenever one may have been replaced.
 func (sh *lockedShard) publish() {
-	if t := sh.tab.Load(); t == nil || len(*t) != len(sh.s.lo) {
+	p := sh.pub
+	if t := p.tab.Load(); t == nil || len(*t) != len(sh.s.lo) {
 		lo := sh.s.lo
-		sh.tab.Store(&lo)
+		p.tab.Store(&lo)
 	}
-	if t := sh.itab.Load(); t == nil || len(*t) != len(sh.idx.slots) || &(*t)[0] != &sh.idx.slots[0] {
+	if t := p.itab.Load(); t == nil || len(*t) != len(sh.idx.slots) || &(*t)[0] != &sh.idx.slots[0] {
 		slots := sh.idx.slots
-		sh.itab.Store(&slots)
+		p.itab.Store(&slots)
 	}
 }
 
@@ -69,10 +83,10 @@ func (sh *lockedShard) publish() {
 func (s *sharedSeen) prefetch(fs []fingerprint) uint64 {
 	var sum uint64
 	for _, f := range fs {
-		sh := s.shard(f)
-		t := *sh.tab.Load()
+		p := &s.pub[shardOf(f)]
+		t := *p.tab.Load()
 		sum += atomic.LoadUint64(&t[home(packed(f)>>flagBits<<flagBits, len(t))])
-		it := *sh.itab.Load()
+		it := *p.itab.Load()
 		sum += atomic.LoadUint64(&it[home(refCheck(f), len(it))])
 	}
 	return sum
@@ -87,11 +101,11 @@ func (s *sharedSeen) prefetch(fs []fingerprint) uint64 {
 // possibly being written (each is read whole: an 8-byte aligned load). A
 // false answer says nothing. With 128-bit fingerprints it always answers
 // false.
-func (sh *lockedShard) settled(f fingerprint, stamp, by uint64) bool {
-	if sh.s.wide {
+func (s *sharedSeen) settled(f fingerprint, stamp, by uint64) bool {
+	if s.wide {
 		return false
 	}
-	t := *sh.tab.Load()
+	t := *s.pub[shardOf(f)].tab.Load()
 	v := packed(f)
 	n := uint64(len(t))
 	for i := home(v>>flagBits<<flagBits, len(t)); ; {
@@ -150,10 +164,13 @@ func (sh *shard) reachStamped(f fingerprint, stamp, by uint64) (isNew, inLevel, 
 	return true, false, false
 }
 
-// shard returns f's shard.
-func (s *sharedSeen) shard(f fingerprint) *lockedShard {
-	return &s.shards[f.lo>>(64-flagBits)<<sharedLowBits|f.lo&(1<<sharedLowBits-1)]
+// shardOf is the number of f's shard.
+func shardOf(f fingerprint) uint64 {
+	return f.lo>>(64-flagBits)<<sharedLowBits | f.lo&(1<<sharedLowBits-1)
 }
+
+// shard returns f's shard.
+func (s *sharedSeen) shard(f fingerprint) *lockedShard { return &s.shards[shardOf(f)] }
 
 // insert adds f and reports whether it was new (not for use while a level
 // is being explored).

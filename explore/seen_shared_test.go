@@ -23,7 +23,7 @@ func TestSharedSeenStamps(t *testing.T) {
 	level := stampOf(1)
 	for _, f := range fps {
 		sh := s.shard(f)
-		if sh.settled(f, level, by0) {
+		if s.settled(f, level, by0) {
 			t.Fatalf("%x: settled before it was reached", f.lo)
 		}
 		isNew, _, _ := sh.s.reachStamped(f, level, by0)
@@ -34,10 +34,10 @@ func TestSharedSeenStamps(t *testing.T) {
 	}
 	for _, f := range fps {
 		sh := s.shard(f)
-		if !sh.settled(f, level, by0) {
+		if !s.settled(f, level, by0) {
 			t.Fatalf("%x: a repeat by the same worker is not settled", f.lo)
 		}
-		if sh.settled(f, level, by1) {
+		if s.settled(f, level, by1) {
 			t.Fatalf("%x: another worker's first offer is settled (it may lower the key)", f.lo)
 		}
 		isNew, inLevel, again := sh.s.reachStamped(f, level, by1)
@@ -58,7 +58,7 @@ func TestSharedSeenStamps(t *testing.T) {
 			// Old: settled, but with this level's stamp and no flag of
 			// the worker, which only the level index can tell.
 			by2 := uint64(sharedBy0 << 2)
-			if !sh.settled(f, stampOf(d), by1) || sh.settled(f, stampOf(d), by2) != (d != 5) {
+			if !s.settled(f, stampOf(d), by1) || s.settled(f, stampOf(d), by2) != (d != 5) {
 				t.Fatalf("%x at depth %d: settled wrongly", f.lo, d)
 			}
 		}
