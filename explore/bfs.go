@@ -135,7 +135,8 @@ type bfsWorker struct {
 	sent    *offeredCache
 	sink    uint64 // what the prefetching loads read, so they are not dropped
 	cands   []newState
-	cs      *candStore // the level's candidates as they are reached, in a shared BFS (cands after sortCandidates)
+	candMu  sync.RWMutex               // in a shared BFS: held to replace cands' storage (Lock) or to change another worker's candidate (RLock)
+	candPub atomic.Pointer[[]newState] // in a shared BFS: cands' storage, to its capacity, for the other workers
 	reached atomic.Int64
 	store   blocks // candidates' encodings
 	ids     []uint32
@@ -145,6 +146,7 @@ type bfsWorker struct {
 	in      inbox
 	taken   []*batch
 	ends    int    // last batches received this level
+	shared  bool   // the run's seen-set is shared
 	stamp   uint64 // in a shared BFS, the stamp of the level being reached
 	into    model.State
 	buf     []byte
@@ -309,7 +311,7 @@ func (r *bfsRun) newWorker(i, n, inMem int) *bfsWorker {
 	w.in.cond.L = &w.in.mu
 	w.indexed = n > 1
 	if r.shared != nil {
-		w.cs = newCandStore()
+		w.shared = true
 	} else {
 		w.seen, w.index = newSeenSet(c.opt.Fingerprint == 128), newFPIndex()
 	}
@@ -367,8 +369,27 @@ func (r *bfsRun) insert(w *bfsWorker, f fingerprint) bool {
 	return w.seen.insert(f)
 }
 
-// cand is candidate i of worker w, in a shared BFS during a level.
-func (r *bfsRun) cand(w int, i uint32) *newState { return r.w[w].cs.at(i) }
+// candFP is the fingerprint of candidate i of worker w, in a shared BFS
+// during a level.
+func (r *bfsRun) candFP(w int, i uint32) fingerprint {
+	o := r.w[w]
+	o.candMu.RLock()
+	f := (*o.candPub.Load())[i].fp
+	o.candMu.RUnlock()
+	return f
+}
+
+// growCands gives the worker's candidates a larger storage, in a shared BFS:
+// other workers may be reading it (under candMu.RLock).
+func (w *bfsWorker) growCands() {
+	w.candMu.Lock()
+	nc := make([]newState, len(w.cands), max(2*cap(w.cands), 4096))
+	copy(nc, w.cands)
+	w.cands = nc
+	full := nc[:cap(nc)]
+	w.candPub.Store(&full)
+	w.candMu.Unlock()
+}
 
 // level expands one level (depth) and turns the states it reaches into
 // the next one.
@@ -457,9 +478,7 @@ func (w *bfsWorker) expandLevel(cut, wantDeadlock bool) {
 	w.expanded, w.succN, w.hasDead, w.trans = w.expanded[:0], w.succN[:0], false, 0
 	w.cands, w.ends = w.cands[:0], 0
 	w.store.reset()
-	if w.cs != nil {
-		w.cs.reset(r.c.codec == nil)
-	} else {
+	if !w.shared {
 		w.index.reset()
 	}
 	w.done.Store(0)
@@ -512,8 +531,8 @@ func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
 				return false
 			}
 			w.done.Store(int64(n))
-			if w.cs != nil {
-				w.reached.Store(int64(w.cs.n))
+			if w.shared {
+				w.reached.Store(int64(len(w.cands)))
 			}
 			if w.id == 0 {
 				s.progress(r.progressCounts)
@@ -759,11 +778,13 @@ func (w *bfsWorker) offerShared(f fingerprint, key uint64, tix uint32, enc []byt
 	sh.mu.Lock()
 	isNew, inLevel, again := sh.s.reachStamped(f, w.stamp, by)
 	if isNew {
-		i := uint32(w.cs.n)
-		sh.idx.add(f, w.id, i)
+		if len(w.cands) == cap(w.cands) {
+			w.growCands()
+		}
+		sh.idx.add(f, w.id, uint32(len(w.cands)))
 		sh.publish()
-		c := w.cs.push()
-		*c = newState{fp: f, key: key, tix: tix}
+		w.cands = append(w.cands, newState{fp: f, key: key, tix: tix})
+		c := &w.cands[len(w.cands)-1]
 		w.keep(c, enc, st, owned)
 		sh.mu.Unlock()
 		w.evaluate(c, key, enc, st)
@@ -775,18 +796,21 @@ func (w *bfsWorker) offerShared(f fingerprint, key uint64, tix uint32, enc []byt
 		sh.mu.Unlock()
 		return
 	}
-	o, i, ok := sh.idx.find(f, r.cand)
+	o, i, ok := sh.idx.find(f, r.candFP)
 	if !ok {
 		// An earlier level's state with this level's stamp.
 		sh.mu.Unlock()
 		return
 	}
-	if c := r.cand(o, i); key < c.key {
+	ow := r.w[o]
+	ow.candMu.RLock()
+	if c := &(*ow.candPub.Load())[i]; key < c.key {
 		c.key, c.tix = key, tix
 		if r.sym {
 			w.keep(c, enc, st, owned)
 		}
 	}
+	ow.candMu.RUnlock()
 	sh.mu.Unlock()
 }
 
@@ -952,7 +976,7 @@ func (w *bfsWorker) apply() {
 func (r *bfsRun) progressCounts() (trans int64, distinct uint32) {
 	t, n := r.s.trans, r.s.n
 	for _, w := range r.w {
-		if w.cs != nil {
+		if w.shared {
 			n += uint32(w.reached.Load())
 		} else {
 			n += uint32(len(w.cands))

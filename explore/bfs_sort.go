@@ -11,10 +11,6 @@ import (
 // when the keys do not pack), then permutes the states in place, cycle by
 // cycle, so that each 40-byte state moves once.
 func (w *bfsWorker) sortCandidates() {
-	if w.cs != nil {
-		w.sortShared()
-		return
-	}
 	if slices.IsSortedFunc(w.cands, func(a, b newState) int { return cmp.Compare(a.key, b.key) }) {
 		return
 	}
@@ -36,28 +32,6 @@ func (w *bfsWorker) sortCandidates() {
 			w.cands[j] = w.cands[src]
 			j = src
 		}
-	}
-	w.order = order
-}
-
-// sortShared is sortCandidates in a shared BFS: the candidates, in the
-// worker's candStore in the order reached, are copied to cands in
-// increasing key order.
-func (w *bfsWorker) sortShared() {
-	cs := w.cs
-	key := func(i int) uint64 { return cs.at(uint32(i)).key }
-	w.cands = slices.Grow(w.cands[:0], cs.n)
-	sorted := true
-	for i := 1; i < cs.n && sorted; i++ {
-		sorted = key(i-1) < key(i)
-	}
-	if sorted {
-		w.cands = cs.appendTo(w.cands)
-		return
-	}
-	order := w.sortOrder(cs.n, key)
-	for _, i := range order {
-		w.cands = append(w.cands, *cs.at(i))
 	}
 	w.order = order
 }

@@ -34,13 +34,7 @@ func TestSortCandidates(t *testing.T) {
 		if _, ok := w.sortPacked(nil, len(w.cands), func(i int) uint64 { return w.cands[i].key }); ok != tc.packs {
 			t.Fatalf("%s: packed = %v, want %v", tc.name, ok, tc.packs)
 		}
-		// The same candidates in a shared BFS's store (chunks of
-		// candChunk: 3,000 fill one partly).
-		sw := &bfsWorker{cs: newCandStore()}
-		for _, c := range w.cands {
-			*sw.cs.push() = c
-		}
-		for _, w := range []*bfsWorker{w, sw} {
+		for _, w := range []*bfsWorker{w} {
 			w.sortCandidates()
 			if !slices.IsSortedFunc(w.cands, func(a, b newState) int { return cmpU64(a.key, b.key) }) {
 				t.Fatalf("%s: candidates not sorted by key", tc.name)

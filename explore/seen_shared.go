@@ -265,9 +265,9 @@ func (t *refIndex) add(f fingerprint, w int, i uint32) {
 	t.n++
 }
 
-// find returns the worker and index of f, if the index has it; cand
-// returns a worker's candidate.
-func (t *refIndex) find(f fingerprint, cand func(w int, i uint32) *newState) (int, uint32, bool) {
+// find returns the worker and index of f, if the index has it; fp returns
+// the fingerprint of a worker's candidate.
+func (t *refIndex) find(f fingerprint, fp func(w int, i uint32) fingerprint) (int, uint32, bool) {
 	n := uint64(len(t.slots))
 	check := refCheck(f)
 	for j := home(check, len(t.slots)); ; {
@@ -277,7 +277,7 @@ func (t *refIndex) find(f fingerprint, cand func(w int, i uint32) *newState) (in
 			return 0, 0, false
 		case sl>>40<<40 == check:
 			ow, oi := int(sl>>32&0xff), uint32(sl)-1
-			if cand(ow, oi).fp == f {
+			if fp(ow, oi) == f {
 				return ow, oi, true
 			}
 		}
@@ -316,58 +316,4 @@ func (t *refIndex) reset() {
 		clear(t.slots)
 	}
 	t.n = 0
-}
-
-// candStore holds a worker's candidates during a level of a shared BFS, in
-// chunks that never move, so that another worker may lower a candidate's
-// key (under its shard's lock) while this one adds more. The chunk
-// directory has a fixed length: a chunk's pointer, written before any of
-// its candidates is published in a level index, is read only by workers
-// that found such a candidate there.
-type candStore struct {
-	dir []*[candChunk]newState
-	n   int
-}
-
-const (
-	candChunkBits = 12
-	candChunk     = 1 << candChunkBits
-	candDirLen    = 1 << 20 // 2^32 candidates
-)
-
-func newCandStore() *candStore { return &candStore{dir: make([]*[candChunk]newState, candDirLen)} }
-
-// push adds a candidate and returns it.
-func (cs *candStore) push() *newState {
-	k := cs.n >> candChunkBits
-	if k == candDirLen {
-		panic("mxcheck: more than 2^32 new states in one BFS level")
-	}
-	if cs.dir[k] == nil {
-		cs.dir[k] = new([candChunk]newState)
-	}
-	c := &cs.dir[k][cs.n&(candChunk-1)]
-	cs.n++
-	return c
-}
-
-// at is candidate i.
-func (cs *candStore) at(i uint32) *newState { return &cs.dir[i>>candChunkBits][i&(candChunk-1)] }
-
-// appendTo appends the candidates to dst in order.
-func (cs *candStore) appendTo(dst []newState) []newState {
-	for k := 0; k<<candChunkBits < cs.n; k++ {
-		dst = append(dst, cs.dir[k][:min(candChunk, cs.n-k<<candChunkBits)]...)
-	}
-	return dst
-}
-
-// reset empties the store; with states (no codec), it drops them.
-func (cs *candStore) reset(states bool) {
-	if states {
-		for k := 0; k<<candChunkBits < cs.n; k++ {
-			clear(cs.dir[k][:])
-		}
-	}
-	cs.n = 0
 }

@@ -88,7 +88,7 @@ func TestSharedSeenStamps(t *testing.T) {
 // bits; a state not added is not found; reset empties it.
 func TestRefIndex(t *testing.T) {
 	cands := [][]newState{make([]newState, 0, 3000), make([]newState, 0, 3000)}
-	cand := func(w int, i uint32) *newState { return &cands[w][i] }
+	cand := func(w int, i uint32) fingerprint { return cands[w][i].fp }
 	var idx refIndex
 	idx.slots = make([]uint64, refFirst)
 	rng := rand.New(rand.NewPCG(3, 4))
