@@ -125,36 +125,31 @@ type firstEvent struct {
 
 // bfsWorker owns one partition.
 type bfsWorker struct {
-	r        *bfsRun
-	id       int
-	x        *expander
-	seen     *seenSet
-	index    *fpIndex // fingerprint → candidate of this level, with several workers
-	indexed  bool
-	local    *batch // successors it owns itself, probed together (nil: offered at once)
-	sent     *offeredCache
-	sink     uint64 // what the prefetching loads read, so they are not dropped
-	cands    []newState
-	candMu   sync.RWMutex               // in a shared BFS: held to replace cands' storage (Lock) or to change another worker's candidate (RLock)
-	candPub  atomic.Pointer[[]newState] // in a shared BFS: cands' storage, to its capacity, for the other workers
-	reached  atomic.Int64
-	store    blocks // candidates' encodings
-	ids      []uint32
-	cur      *level
-	next     *level
-	out      []*batch // per destination
-	in       inbox
-	taken    []*batch
-	ends     int          // last batches received this level
-	shared   bool         // the run's seen-set is shared
-	stripeN  []int32      // offerStriped's scratch: offers per lock stripe
-	stripeOf []int32      // offerStriped's scratch: each offer's stripe, or -1
-	grouped  []uint16     // offerStriped's scratch: offers grouped by stripe
-	starts   []int        // offerStriped's scratch: where each encoding starts
-	fresh    []freshState // offerStriped's scratch: the new states
-	stamp    uint64       // in a shared BFS, the stamp of the level being reached
-	into     model.State
-	buf      []byte
+	r       *bfsRun
+	id      int
+	x       *expander
+	seen    *seenSet
+	index   *fpIndex // fingerprint → candidate of this level, with several workers
+	indexed bool
+	local   *batch // successors it owns itself, probed together (nil: offered at once)
+	sent    *offeredCache
+	sink    uint64 // what the prefetching loads read, so they are not dropped
+	cands   []newState
+	candMu  sync.RWMutex               // in a shared BFS: held to replace cands' storage (Lock) or to change another worker's candidate (RLock)
+	candPub atomic.Pointer[[]newState] // in a shared BFS: cands' storage, to its capacity, for the other workers
+	reached atomic.Int64
+	store   blocks // candidates' encodings
+	ids     []uint32
+	cur     *level
+	next    *level
+	out     []*batch // per destination
+	in      inbox
+	taken   []*batch
+	ends    int    // last batches received this level
+	shared  bool   // the run's seen-set is shared
+	stamp   uint64 // in a shared BFS, the stamp of the level being reached
+	into    model.State
+	buf     []byte
 
 	// per level, in expansion order: ids expanded and transitions counted
 	expanded []uint32
@@ -225,7 +220,7 @@ func (c *Checker) bfs() *Result {
 	r.pool.New = func() any { return new(batch) }
 	inMem := c.levelInMemory()
 	if n > 1 {
-		r.shared = newSharedSeen(c.opt.Fingerprint == 128, n)
+		r.shared = newSharedSeen(c.opt.Fingerprint == 128)
 	}
 	for i := 0; i < n; i++ {
 		r.w = append(r.w, r.newWorker(i, n, inMem))
@@ -630,8 +625,6 @@ func (w *bfsWorker) offerBatch(b *batch) {
 	}
 	if sh := w.r.shared; sh != nil {
 		w.sink += sh.prefetch(b.fps)
-		w.offerStriped(b)
-		return
 	} else {
 		w.sink += w.seen.prefetch(b.fps)
 		if w.indexed {
@@ -774,105 +767,16 @@ func (w *bfsWorker) evaluate(c *newState, key uint64, enc []byte, st model.State
 // replaces its state with the representative its parent reaches).
 func (w *bfsWorker) offerShared(f fingerprint, key uint64, tix uint32, enc []byte, st model.State, owned bool) {
 	r := w.r
-	if r.shared.settled(f, w.stamp, w.by()) {
+	by := uint64(0)
+	if w.id < sharedByMax {
+		by = sharedBy0 << w.id
+	}
+	if r.shared.settled(f, w.stamp, by) {
 		return
 	}
 	sh := r.shared.shard(f)
 	sh.mu.Lock()
-	c := w.offerLocked(sh, f, key, tix, enc, st, owned)
-	sh.mu.Unlock()
-	if c != nil {
-		w.evaluate(c, key, enc, st)
-	}
-}
-
-// by is the worker's offered flag in a shared seen-set's slots (0: none).
-func (w *bfsWorker) by() uint64 {
-	if w.id < sharedByMax {
-		return sharedBy0 << w.id
-	}
-	return 0
-}
-
-// offerStriped offers a batch's successors (prefetched) in a shared BFS:
-// those that may change something, grouped by lock stripe, each group
-// under one holding of its lock, then the new states' properties
-// evaluated without the locks. A group keeps the batch's order, which is
-// increasing key order.
-func (w *bfsWorker) offerStriped(b *batch) {
-	sh := w.r.shared
-	ns := len(sh.stripes)
-	if cap(w.stripeN) < ns+1 {
-		w.stripeN = make([]int32, ns+1)
-	}
-	counts := w.stripeN[:ns+1]
-	clear(counts)
-	w.stripeOf = w.stripeOf[:0]
-	stamp, by := w.stamp, w.by()
-	for _, f := range b.fps {
-		k := int32(-1)
-		if !sh.settled(f, stamp, by) {
-			k = int32(sh.stripeOf(f))
-			counts[k+1]++
-		}
-		w.stripeOf = append(w.stripeOf, k)
-	}
-	for k := 1; k <= ns; k++ {
-		counts[k] += counts[k-1]
-	}
-	w.grouped = slices.Grow(w.grouped[:0], int(counts[ns]))[:counts[ns]]
-	if cap(w.starts) < len(b.fps)+1 {
-		w.starts = make([]int, len(b.fps)+1)
-	}
-	starts := w.starts[:len(b.fps)+1]
-	for i := range b.fps {
-		starts[i+1] = b.ends[i]
-		if k := w.stripeOf[i]; k >= 0 {
-			w.grouped[counts[k]] = uint16(i)
-			counts[k]++
-		}
-	}
-	// counts[k] is now the end of group k. Each worker starts with a
-	// different stripe, so that they seldom queue on the same lock.
-	w.fresh = w.fresh[:0]
-	first := w.id * ns / len(w.r.w)
-	for j := 0; j < ns; j++ {
-		k := (first + j) % ns
-		lo := int32(0)
-		if k > 0 {
-			lo = counts[k-1]
-		}
-		if lo == counts[k] {
-			continue
-		}
-		mu := &sh.stripes[k].mu
-		mu.Lock()
-		for _, i := range w.grouped[lo:counts[k]] {
-			f := b.fps[i]
-			if c := w.offerLocked(sh.shard(f), f, b.keys[i], b.tixs[i], b.data[starts[i]:starts[i+1]], nil, false); c != nil {
-				w.fresh = append(w.fresh, freshState{c: int32(len(w.cands) - 1), i: i})
-			}
-		}
-		mu.Unlock()
-	}
-	for _, n := range w.fresh {
-		i := n.i
-		w.evaluate(&w.cands[n.c], b.keys[i], b.data[starts[i]:starts[i+1]], nil)
-	}
-}
-
-// freshState is a state a batch added to the worker's candidates (c) and
-// its place in the batch (i).
-type freshState struct {
-	c int32
-	i uint16
-}
-
-// offerLocked is the part of an offer made under the lock of f's shard
-// sh; it returns the new candidate when the state is new.
-func (w *bfsWorker) offerLocked(sh *lockedShard, f fingerprint, key uint64, tix uint32, enc []byte, st model.State, owned bool) *newState {
-	r := w.r
-	isNew, inLevel, again := sh.s.reachStamped(f, w.stamp, w.by())
+	isNew, inLevel, again := sh.s.reachStamped(f, w.stamp, by)
 	if isNew {
 		if len(w.cands) == cap(w.cands) {
 			w.growCands()
@@ -882,16 +786,21 @@ func (w *bfsWorker) offerLocked(sh *lockedShard, f fingerprint, key uint64, tix 
 		w.cands = append(w.cands, newState{fp: f, key: key, tix: tix})
 		c := &w.cands[len(w.cands)-1]
 		w.keep(c, enc, st, owned)
-		return c
+		sh.mu.Unlock()
+		w.evaluate(c, key, enc, st)
+		return
 	}
 	if !inLevel || again {
 		// Known from an earlier level, or offered before by this
 		// worker, with a lesser key.
-		return nil
+		sh.mu.Unlock()
+		return
 	}
 	o, i, ok := sh.idx.find(f, r.candFP)
 	if !ok {
-		return nil // an earlier level's state with this level's stamp
+		// An earlier level's state with this level's stamp.
+		sh.mu.Unlock()
+		return
 	}
 	ow := r.w[o]
 	ow.candMu.RLock()
@@ -902,7 +811,7 @@ func (w *bfsWorker) offerLocked(sh *lockedShard, f fingerprint, key uint64, tix 
 		}
 	}
 	ow.candMu.RUnlock()
-	return nil
+	sh.mu.Unlock()
 }
 
 // keep stores a candidate's state.

@@ -25,43 +25,18 @@ import (
 // (pub), for the reads made without them (prefetch, settled): those lines
 // change only when a table is replaced, so they stay in every core's
 // cache, while a shard's lock line moves between the cores that take it.
-//
-// Shards are guarded by stripes of locks, fewer than shards (a stripe's
-// shards are those equal modulo the number of stripes): a worker sorts the
-// offers of a batch by stripe and takes each lock once for all of its
-// offers, so that the cost of a locked instruction (it waits for every
-// store before it) is shared by several offers. The number of stripes
-// grows with the number of workers, so that they seldom wait for each
-// other.
 type sharedSeen struct {
-	shards  [sharedShards]lockedShard
-	pub     [sharedShards]shardTables
-	stripes []stripe
-	wide    bool
+	shards [sharedShards]lockedShard
+	pub    [sharedShards]shardTables
+	wide   bool
 }
 
 type lockedShard struct {
+	mu  sync.Mutex
 	s   shard
 	idx refIndex
 	pub *shardTables
-	mu  *sync.Mutex // its stripe's
-	_   [32]byte    // 128 bytes: no cache line shared with another shard
-}
-
-// stripe is one lock, alone on its cache lines.
-type stripe struct {
-	mu sync.Mutex
-	_  [120]byte
-}
-
-// stripesFor is the number of lock stripes for a number of workers: a
-// power of two, 16 per worker, between 32 and sharedShards.
-func stripesFor(workers int) int {
-	n := 32
-	for n < 16*workers && n < sharedShards {
-		n *= 2
-	}
-	return n
+	_   [24]byte // 128 bytes: no cache line shared with another shard
 }
 
 // shardTables are a shard's tables as published for reads without the
@@ -76,11 +51,10 @@ const (
 	sharedShards  = seenShards << sharedLowBits
 )
 
-func newSharedSeen(wide bool, workers int) *sharedSeen {
-	s := &sharedSeen{wide: wide, stripes: make([]stripe, stripesFor(workers))}
+func newSharedSeen(wide bool) *sharedSeen {
+	s := &sharedSeen{wide: wide}
 	for i := range s.shards {
 		s.shards[i].pub = &s.pub[i]
-		s.shards[i].mu = &s.stripes[i&(len(s.stripes)-1)].mu
 		s.shards[i].s.alloc(firstSlots/(1<<sharedLowBits)*4, wide)
 		s.shards[i].idx.slots = make([]uint64, refFirst)
 		s.shards[i].publish()
@@ -197,9 +171,6 @@ func shardOf(f fingerprint) uint64 {
 
 // shard returns f's shard.
 func (s *sharedSeen) shard(f fingerprint) *lockedShard { return &s.shards[shardOf(f)] }
-
-// stripeOf is the number of f's lock stripe.
-func (s *sharedSeen) stripeOf(f fingerprint) int { return int(shardOf(f)) & (len(s.stripes) - 1) }
 
 // insert adds f and reports whether it was new (not for use while a level
 // is being explored).

@@ -13,7 +13,7 @@ import (
 // apart). settled, the lock-free test, never calls a state settled that an
 // offer could change, and does for old states and same-worker repeats.
 func TestSharedSeenStamps(t *testing.T) {
-	s := newSharedSeen(false, 2)
+	s := newSharedSeen(false)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var fps []fingerprint
 	for range 20000 {
@@ -124,7 +124,7 @@ func TestRefIndex(t *testing.T) {
 // TestSharedSeenConcurrent has several goroutines insert overlapping
 // fingerprints: each is new exactly once.
 func TestSharedSeenConcurrent(t *testing.T) {
-	s := newSharedSeen(true, 4)
+	s := newSharedSeen(true)
 	const n, workers = 50000, 4
 	var news [workers]int
 	var wg sync.WaitGroup
