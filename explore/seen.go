@@ -249,22 +249,27 @@ func (t *fpIndex) prefetch(fs []fingerprint) uint64 {
 	return sum
 }
 
-func (t *fpIndex) grow() {
-	old := t.slots
-	t.slots = make([]uint64, 2*len(old))
-	n := uint64(len(t.slots))
+func (t *fpIndex) grow() { t.slots = doubled(t.slots, 32) }
+
+// doubled returns a table twice as large holding the slots of old, an
+// index whose slots are placed by their bits above the low low bits (0
+// marks an empty slot).
+func doubled(old []uint64, low int) []uint64 {
+	slots := make([]uint64, 2*len(old))
+	n := uint64(len(slots))
 	for _, sl := range old {
 		if sl == 0 {
 			continue
 		}
-		i := home(sl>>32<<32, len(t.slots))
-		for t.slots[i] != 0 {
+		i := home(sl>>low<<low, len(slots))
+		for slots[i] != 0 {
 			if i++; i == n {
 				i = 0
 			}
 		}
-		t.slots[i] = sl
+		slots[i] = sl
 	}
+	return slots
 }
 
 // reset empties the index, shrinking a table far larger than its last use.

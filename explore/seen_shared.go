@@ -287,23 +287,7 @@ func (t *refIndex) find(f fingerprint, fp func(w int, i uint32) fingerprint) (in
 	}
 }
 
-func (t *refIndex) grow() {
-	old := t.slots
-	t.slots = make([]uint64, 2*len(old))
-	n := uint64(len(t.slots))
-	for _, sl := range old {
-		if sl == 0 {
-			continue
-		}
-		i := home(sl>>40<<40, len(t.slots))
-		for t.slots[i] != 0 {
-			if i++; i == n {
-				i = 0
-			}
-		}
-		t.slots[i] = sl
-	}
-}
+func (t *refIndex) grow() { t.slots = doubled(t.slots, 40) }
 
 // reset empties the index, shrinking a table far larger than its last use.
 func (t *refIndex) reset() {
