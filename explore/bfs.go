@@ -411,7 +411,7 @@ func (r *bfsRun) level(depth int) {
 		for _, w := range r.w {
 			total += len(w.cands)
 		}
-		r.parallel(func(w *bfsWorker) { w.finish(start, total) })
+		r.parallel(func(w *bfsWorker) { w.finish(start) })
 		if r.failed() {
 			return
 		}
@@ -834,9 +834,11 @@ func (w *bfsWorker) keep(c *newState, enc []byte, st model.State, owned bool) {
 }
 
 // finish gives each new state its id (start + its rank among every
-// worker's new states), writes its link, checks its invariants, adds it to
-// the seen-set and to the next level.
-func (w *bfsWorker) finish(start uint32, total int) {
+// worker's new states), writes its link, checks its invariants, settles it
+// in the seen-set and adds it to the next level (in a shared BFS, gather
+// makes the next levels, and finish empties its share of the level
+// indexes).
+func (w *bfsWorker) finish(start uint32) {
 	w.rank(start)
 	w.apply()
 	if sh := w.r.shared; sh != nil {
