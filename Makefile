@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/mxcheck
 
-.PHONY: build test fuzz-smoke fuzz demo verify bench golden check-all check-lme-n4 simulate-lme-n4 churn-table camera-n4 clean
+.PHONY: build test race-smoke fuzz-smoke fuzz demo verify bench golden check-all check-lme-n4 simulate-lme-n4 churn-table camera-n4 clean
 
 build:
 	$(GO) build ./...
@@ -12,7 +12,13 @@ build:
 # mutants, and the replay of every stored counterexample.
 test:
 	$(GO) test ./...
+	$(MAKE) race-smoke
 	$(MAKE) fuzz-smoke
+
+# The parallel searches under the race detector (a few seconds): the BFS
+# workers sharing a seen-set, the parallel DFS.
+race-smoke:
+	$(GO) test -race -count=1 -run 'TestParallelIdentical|TestParallelTraceDeterministic|TestSharedSeenConcurrent' ./explore
 
 # Native Go fuzz targets (.ci/fuzz lists them): spec parameters and
 # checker flags through the CLI, suite files, ITF trace reading and replay,

@@ -81,6 +81,9 @@ func (sh *lockedShard) publish() {
 // read may be stale or torn by a concurrent write, and serve only to bring
 // the slots into the cache.
 func (s *sharedSeen) prefetch(fs []fingerprint) uint64 {
+	if !lockFree {
+		return 0
+	}
 	var sum uint64
 	for _, f := range fs {
 		p := &s.pub[shardOf(f)]
@@ -99,10 +102,10 @@ func (s *sharedSeen) prefetch(fs []fingerprint) uint64 {
 // possibly one replaced since (it then holds a subset of the fingerprints,
 // each with its stamp, and flags that are only ever added), and slots
 // possibly being written (each is read whole: an 8-byte aligned load). A
-// false answer says nothing. With 128-bit fingerprints it always answers
-// false.
+// false answer says nothing. With 128-bit fingerprints, and in a build
+// with the race detector (lockFree), it always answers false.
 func (s *sharedSeen) settled(f fingerprint, stamp, by uint64) bool {
-	if s.wide {
+	if s.wide || !lockFree {
 		return false
 	}
 	t := *s.pub[shardOf(f)].tab.Load()
