@@ -146,7 +146,6 @@ type bfsWorker struct {
 	in      inbox
 	taken   []*batch
 	ends    int    // last batches received this level
-	shared  bool   // the run's seen-set is shared
 	stamp   uint64 // in a shared BFS, the stamp of the level being reached
 	into    model.State
 	buf     []byte
@@ -310,9 +309,7 @@ func (r *bfsRun) newWorker(i, n, inMem int) *bfsWorker {
 		out: make([]*batch, n), first: make([]firstEvent, len(c.inv))}
 	w.in.cond.L = &w.in.mu
 	w.indexed = n > 1
-	if r.shared != nil {
-		w.shared = true
-	} else {
+	if r.shared == nil {
 		w.seen, w.index = newSeenSet(c.opt.Fingerprint == 128), newFPIndex()
 	}
 	if c.codec != nil && !c.opt.POR {
@@ -478,7 +475,7 @@ func (w *bfsWorker) expandLevel(cut, wantDeadlock bool) {
 	w.expanded, w.succN, w.hasDead, w.trans = w.expanded[:0], w.succN[:0], false, 0
 	w.cands, w.ends = w.cands[:0], 0
 	w.store.reset()
-	if !w.shared {
+	if r.shared == nil {
 		w.index.reset()
 	}
 	w.done.Store(0)
@@ -531,7 +528,7 @@ func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
 				return false
 			}
 			w.done.Store(int64(n))
-			if w.shared {
+			if r.shared != nil {
 				w.reached.Store(int64(len(w.cands)))
 			}
 			if w.id == 0 {
@@ -978,7 +975,7 @@ func (w *bfsWorker) apply() {
 func (r *bfsRun) progressCounts() (trans int64, distinct uint32) {
 	t, n := r.s.trans, r.s.n
 	for _, w := range r.w {
-		if w.shared {
+		if r.shared != nil {
 			n += uint32(w.reached.Load())
 		} else {
 			n += uint32(len(w.cands))
