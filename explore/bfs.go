@@ -16,8 +16,9 @@ import (
 // In process, with several workers, the workers share one seen-set
 // (seen_shared.go: sharded, a lock per shard) and each offers the
 // successors it generates there itself: the first to reach a state in a
-// level keeps it among its candidates, and whoever reaches it with a lesser
-// key lowers that candidate's key. After the level, worker i expands the
+// level keeps it among its candidates; another worker's offer of it is
+// noted, and after the level the least key offered wins (bfs_late.go).
+// After the level, worker i expands the
 // i-th of equal ranges of the next level's ids: states close in id order
 // share ancestors, so most diamonds close within one worker's range and a
 // state is rarely offered by two workers.
@@ -135,8 +136,7 @@ type bfsWorker struct {
 	sent    *offeredCache
 	sink    uint64 // what the prefetching loads read, so they are not dropped
 	cands   []newState
-	candMu  sync.RWMutex               // in a shared BFS: held to replace cands' storage (Lock) or to change another worker's candidate (RLock)
-	candPub atomic.Pointer[[]newState] // in a shared BFS: cands' storage, to its capacity, for the other workers
+	late    []newState // in a shared BFS: offers of states another worker reached first in the level (bfs_late.go)
 	reached atomic.Int64
 	store   blocks // candidates' encodings
 	ids     []uint32
@@ -366,28 +366,6 @@ func (r *bfsRun) insert(w *bfsWorker, f fingerprint) bool {
 	return w.seen.insert(f)
 }
 
-// candFP is the fingerprint of candidate i of worker w, in a shared BFS
-// during a level.
-func (r *bfsRun) candFP(w int, i uint32) fingerprint {
-	o := r.w[w]
-	o.candMu.RLock()
-	f := (*o.candPub.Load())[i].fp
-	o.candMu.RUnlock()
-	return f
-}
-
-// growCands gives the worker's candidates a larger storage, in a shared BFS:
-// other workers may be reading it (under candMu.RLock).
-func (w *bfsWorker) growCands() {
-	w.candMu.Lock()
-	nc := make([]newState, len(w.cands), max(2*cap(w.cands), 4096))
-	copy(nc, w.cands)
-	w.cands = nc
-	full := nc[:cap(nc)]
-	w.candPub.Store(&full)
-	w.candMu.Unlock()
-}
-
 // level expands one level (depth) and turns the states it reaches into
 // the next one.
 func (r *bfsRun) level(depth int) {
@@ -404,7 +382,11 @@ func (r *bfsRun) level(depth int) {
 	}
 	total := 0
 	if !cut {
-		r.parallel(func(w *bfsWorker) { w.sortCandidates() })
+		late := r.lateTable()
+		r.parallel(func(w *bfsWorker) {
+			w.settleLate(late)
+			w.sortCandidates()
+		})
 		for _, w := range r.w {
 			total += len(w.cands)
 		}
@@ -475,6 +457,8 @@ func (w *bfsWorker) expandLevel(cut, wantDeadlock bool) {
 	w.expanded, w.succN, w.hasDead, w.trans = w.expanded[:0], w.succN[:0], false, 0
 	w.cands, w.ends = w.cands[:0], 0
 	w.store.reset()
+	clear(w.late)
+	w.late = w.late[:0]
 	if r.shared == nil {
 		w.index.reset()
 	}
@@ -758,10 +742,11 @@ func (w *bfsWorker) evaluate(c *newState, key uint64, enc []byte, st model.State
 }
 
 // offerShared is offer in a shared BFS: the worker that reaches a state
-// offers it in the shared seen-set, under its shard's lock; the first to
-// reach it in the level keeps it among its candidates, and whoever offers
-// it with a lesser key lowers the candidate's key (and, under symmetry,
-// replaces its state with the representative its parent reaches).
+// offers it in the shared seen-set, under its shard's lock. The first to
+// reach it in the level keeps it among its candidates; another worker's
+// offer in the level is noted (late), and after the level the least key
+// offered wins (settleLate). The lock is held for the table alone: a
+// worker's candidates are its own during the level.
 func (w *bfsWorker) offerShared(f fingerprint, key uint64, tix uint32, enc []byte, st model.State, owned bool) {
 	r := w.r
 	by := uint64(0)
@@ -775,40 +760,23 @@ func (w *bfsWorker) offerShared(f fingerprint, key uint64, tix uint32, enc []byt
 	sh.mu.Lock()
 	isNew, inLevel, again := sh.s.reachStamped(f, w.stamp, by)
 	if isNew {
-		if len(w.cands) == cap(w.cands) {
-			w.growCands()
-		}
-		sh.idx.add(f, w.id, uint32(len(w.cands)))
 		sh.publish()
+	}
+	sh.mu.Unlock()
+	switch {
+	case isNew:
 		w.cands = append(w.cands, newState{fp: f, key: key, tix: tix})
 		c := &w.cands[len(w.cands)-1]
 		w.keep(c, enc, st, owned)
-		sh.mu.Unlock()
 		w.evaluate(c, key, enc, st)
-		return
+	case inLevel && !again:
+		// Reached first in this level by another worker — or by this
+		// one, beyond the offered flags, or 4, 8, ... levels ago, with
+		// the same stamp: settleLate finds no candidate then.
+		w.addLate(f, key, tix, enc, st, owned)
 	}
-	if !inLevel || again {
-		// Known from an earlier level, or offered before by this
-		// worker, with a lesser key.
-		sh.mu.Unlock()
-		return
-	}
-	o, i, ok := sh.idx.find(f, r.candFP)
-	if !ok {
-		// An earlier level's state with this level's stamp.
-		sh.mu.Unlock()
-		return
-	}
-	ow := r.w[o]
-	ow.candMu.RLock()
-	if c := &(*ow.candPub.Load())[i]; key < c.key {
-		c.key, c.tix = key, tix
-		if r.sym {
-			w.keep(c, enc, st, owned)
-		}
-	}
-	ow.candMu.RUnlock()
-	sh.mu.Unlock()
+	// Otherwise known from an earlier level, or offered before by this
+	// worker, with a lesser key.
 }
 
 // keep stores a candidate's state.
@@ -833,14 +801,10 @@ func (w *bfsWorker) keep(c *newState, enc []byte, st model.State, owned bool) {
 // finish gives each new state its id (start + its rank among every
 // worker's new states), writes its link, checks its invariants, settles it
 // in the seen-set and adds it to the next level (in a shared BFS, gather
-// makes the next levels, and finish empties its share of the level
-// indexes).
+// makes the next levels).
 func (w *bfsWorker) finish(start uint32) {
 	w.rank(start)
 	w.apply()
-	if sh := w.r.shared; sh != nil {
-		sh.resetIndex(w.id, len(w.r.w))
-	}
 }
 
 // gather makes the worker's next frontier, in a shared BFS: the new states

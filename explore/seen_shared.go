@@ -7,14 +7,10 @@ import (
 
 // sharedSeen is the seen-set the workers of one in-process BFS share:
 // sharedShards shards, each an open-addressing table (shard, as in
-// seenSet) with its own lock, and, for the level being explored, an index
-// from the fingerprint of each state first reached in the level to the
-// worker that reached it first and its place among that worker's
-// candidates (refIndex). A worker offers its successors here directly,
-// under the shard's lock: there are no batches between workers, a state is
-// encoded only by the worker that reaches it first, and the processor
-// caches hold no line two workers write in turn but the few shards they
-// happen to share.
+// seenSet) with its own lock. A worker offers its successors here
+// directly, under the shard's lock: there are no batches between workers,
+// and a state is encoded only by the worker that reaches it first (who
+// else offers it in the level is settled after it: bfs_late.go).
 //
 // A fingerprint's top 6 bits and low 4 bits pick its shard: the table slot
 // keeps the low 58 bits (packed), so a shard holds exactly the same
@@ -34,16 +30,13 @@ type sharedSeen struct {
 type lockedShard struct {
 	mu  sync.Mutex
 	s   shard
-	idx refIndex
 	pub *shardTables
-	_   [24]byte // 128 bytes: no cache line shared with another shard
+	_   [56]byte // 128 bytes: no cache line shared with another shard
 }
 
-// shardTables are a shard's tables as published for reads without the
-// lock.
+// shardTables is a shard's table as published for reads without the lock.
 type shardTables struct {
-	tab  atomic.Pointer[[]uint64] // s.lo
-	itab atomic.Pointer[[]uint64] // idx.slots
+	tab atomic.Pointer[[]uint64] // s.lo
 }
 
 const (
@@ -56,30 +49,25 @@ func newSharedSeen(wide bool) *sharedSeen {
 	for i := range s.shards {
 		s.shards[i].pub = &s.pub[i]
 		s.shards[i].s.alloc(firstSlots/(1<<sharedLowBits)*4, wide)
-		s.shards[i].idx.slots = make([]uint64, refFirst)
 		s.shards[i].publish()
 	}
 	return s
 }
 
-// publish makes the shard's current tables those prefetch reads; call it
-// under the lock whenever one may have been replaced.
+// publish makes the shard's current table the one prefetch reads; call it
+// under the lock whenever it may have been replaced.
 func (sh *lockedShard) publish() {
 	p := sh.pub
 	if t := p.tab.Load(); t == nil || len(*t) != len(sh.s.lo) {
 		lo := sh.s.lo
 		p.tab.Store(&lo)
 	}
-	if t := p.itab.Load(); t == nil || len(*t) != len(sh.idx.slots) || &(*t)[0] != &sh.idx.slots[0] {
-		slots := sh.idx.slots
-		p.itab.Store(&slots)
-	}
 }
 
-// prefetch reads the home slot of each fingerprint in its shard's table
-// and level index, without the locks (see seenSet.prefetch): the values
-// read may be stale or torn by a concurrent write, and serve only to bring
-// the slots into the cache.
+// prefetch reads the home slot of each fingerprint in its shard's table,
+// without the locks (see seenSet.prefetch): the values read may be stale
+// or torn by a concurrent write, and serve only to bring the slots into
+// the cache.
 func (s *sharedSeen) prefetch(fs []fingerprint) uint64 {
 	if !lockFree {
 		return 0
@@ -89,8 +77,6 @@ func (s *sharedSeen) prefetch(fs []fingerprint) uint64 {
 		p := &s.pub[shardOf(f)]
 		t := *p.tab.Load()
 		sum += atomic.LoadUint64(&t[home(packed(f)>>flagBits<<flagBits, len(t))])
-		it := *p.itab.Load()
-		sum += atomic.LoadUint64(&it[home(refCheck(f), len(it))])
 	}
 	return sum
 }
@@ -129,9 +115,8 @@ func (s *sharedSeen) settled(f fingerprint, stamp, by uint64) bool {
 // level at which the state was first reached (modulo 4: its stamp) and
 // which of workers 0–2 have offered it in that level. A state whose stamp
 // is the current level's may still be one of an earlier level (4, 8, ...
-// levels before): the level index, which holds exactly the states first
-// reached in the current level, tells them apart. Nothing is cleared when
-// a level ends.
+// levels before): its offer is then noted late, and matches no candidate
+// of the level (bfs_late.go). Nothing is cleared when a level ends.
 const (
 	stampShift  = 1
 	stampMask   = 3 << stampShift
@@ -186,15 +171,6 @@ func (s *sharedSeen) insert(f fingerprint) bool {
 	return isNew
 }
 
-// resetIndex empties the level index of shards [part·n/parts,
-// (part+1)·n/parts) (not while a level is being explored).
-func (s *sharedSeen) resetIndex(part, parts int) {
-	for i := part * sharedShards / parts; i < (part+1)*sharedShards/parts; i++ {
-		s.shards[i].idx.reset()
-		s.shards[i].publish()
-	}
-}
-
 // count is the number of fingerprints in the set.
 func (s *sharedSeen) count() int64 {
 	var n int64
@@ -234,73 +210,4 @@ func (s *sharedSeen) each(part, parts int, fn func(fingerprint) error) error {
 		}
 	}
 	return nil
-}
-
-// refIndex maps the fingerprints of the states a shard has first seen in
-// the current level to the worker that reached each first and its index
-// among that worker's candidates. A slot holds 24 bits of the fingerprint
-// (bits 57–34: independent of the shard, and they place the slot), the
-// worker (8 bits) and the index+1 (32 bits; 0 marks an empty slot); a
-// match on the 24 bits is checked against the candidate's whole
-// fingerprint. Guarded by its shard's lock.
-type refIndex struct {
-	slots []uint64
-	n     int
-}
-
-const refFirst = 16
-
-func refCheck(f fingerprint) uint64 { return f.lo << flagBits >> 40 << 40 }
-
-// add enters f, a state not in the index, as candidate i of worker w.
-func (t *refIndex) add(f fingerprint, w int, i uint32) {
-	if 4*(t.n+1) > 3*len(t.slots) {
-		t.grow()
-	}
-	n := uint64(len(t.slots))
-	j := home(refCheck(f), len(t.slots))
-	for t.slots[j] != 0 {
-		if j++; j == n {
-			j = 0
-		}
-	}
-	t.slots[j] = refCheck(f) | uint64(w)<<32 | uint64(i+1)
-	t.n++
-}
-
-// find returns the worker and index of f, if the index has it; fp returns
-// the fingerprint of a worker's candidate.
-func (t *refIndex) find(f fingerprint, fp func(w int, i uint32) fingerprint) (int, uint32, bool) {
-	n := uint64(len(t.slots))
-	check := refCheck(f)
-	for j := home(check, len(t.slots)); ; {
-		sl := t.slots[j]
-		switch {
-		case sl == 0:
-			return 0, 0, false
-		case sl>>40<<40 == check:
-			ow, oi := int(sl>>32&0xff), uint32(sl)-1
-			if fp(ow, oi) == f {
-				return ow, oi, true
-			}
-		}
-		if j++; j == n {
-			j = 0
-		}
-	}
-}
-
-func (t *refIndex) grow() { t.slots = doubled(t.slots, 40) }
-
-// reset empties the index, shrinking a table far larger than its last use.
-func (t *refIndex) reset() {
-	if t.n == 0 {
-		return
-	}
-	if len(t.slots) > refFirst && t.n*16 < len(t.slots) {
-		t.slots = make([]uint64, refFirst)
-	} else {
-		clear(t.slots)
-	}
-	t.n = 0
 }
