@@ -53,10 +53,23 @@ func newSeenSet(wide bool) *seenSet {
 }
 
 func (sh *shard) alloc(n int, wide bool) {
-	sh.lo = make([]uint64, n)
+	sh.lo = touched(make([]uint64, n))
 	if wide {
-		sh.hi = make([]uint64, n)
+		sh.hi = touched(make([]uint64, n))
 	}
+}
+
+// touched writes a zero into each 4 KiB page of a new table and returns
+// it. Fresh memory from the operating system is mapped at its first touch:
+// a read first maps a shared zero page, and the write that follows must
+// replace it and flush that page from every core's TLB — an interrupt to
+// each core running another worker, at every page of every table a probe
+// reads before it writes. A write first maps the page once, locally.
+func touched(t []uint64) []uint64 {
+	for i := 0; i < len(t); i += 512 {
+		t[i] = 0
+	}
+	return t
 }
 
 // home is the first slot of a fingerprint whose slot value is v in a table
