@@ -180,7 +180,7 @@ func (s *sharedSeen) count() int64 {
 	return n
 }
 
-// bytes is the memory held by the tables (not the level indexes).
+// bytes is the memory held by the tables.
 func (s *sharedSeen) bytes() int64 {
 	var b int64
 	for i := range s.shards {
