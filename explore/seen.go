@@ -165,6 +165,9 @@ func (s *seenSet) contains(f fingerprint) bool {
 	return ok
 }
 
+// bytes is the memory the shard's table holds.
+func (sh *shard) bytes() int64 { return int64(len(sh.lo)+len(sh.hi)) * 8 }
+
 func (sh *shard) grow() {
 	lo, hi := sh.lo, sh.hi
 	sh.alloc(len(lo)+len(lo)*2/5, hi != nil)
@@ -200,7 +203,7 @@ func (s *seenSet) count() int64 {
 func (s *seenSet) bytes() int64 {
 	var b int64
 	for i := range s.shards {
-		b += int64(len(s.shards[i].lo)+len(s.shards[i].hi)) * 8
+		b += s.shards[i].bytes()
 	}
 	return b
 }

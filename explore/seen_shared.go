@@ -184,7 +184,7 @@ func (s *sharedSeen) count() int64 {
 func (s *sharedSeen) bytes() int64 {
 	var b int64
 	for i := range s.shards {
-		b += int64(len(s.shards[i].s.lo)+len(s.shards[i].s.hi)) * 8
+		b += s.shards[i].s.bytes()
 	}
 	return b
 }
