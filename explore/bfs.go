@@ -137,6 +137,8 @@ type bfsWorker struct {
 	sink    uint64 // what the prefetching loads read, so they are not dropped
 	cands   []newState
 	late    []newState // in a shared BFS: offers of states another worker reached first in the level (bfs_late.go)
+	lowered []int32    // settleLate's scratch: candidates whose key it lowered
+	side    []newState // mergeLowered's scratch
 	reached atomic.Int64
 	store   blocks // candidates' encodings
 	ids     []uint32
@@ -384,8 +386,9 @@ func (r *bfsRun) level(depth int) {
 	if !cut {
 		late := r.lateTable()
 		r.parallel(func(w *bfsWorker) {
-			w.settleLate(late)
-			w.sortCandidates()
+			if !w.settleLate(late) {
+				w.sortCandidates()
+			}
 		})
 		for _, w := range r.w {
 			total += len(w.cands)

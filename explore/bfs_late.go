@@ -23,10 +23,23 @@ func (w *bfsWorker) addLate(f fingerprint, key uint64, tix uint32, enc []byte, s
 }
 
 // lateTable is the least-key late offer of each fingerprint offered late in
-// the level by any worker: an open-addressing table, at most half full.
+// the level by any worker: an open-addressing table, at most half full,
+// whose slots hold the fingerprint's low half beside the offer, so that a
+// probe past another fingerprint reads no offer. A candidate is first
+// looked up in filter, one bit per 16 late offers' worth of fingerprints:
+// small enough to stay in the first-level cache, it turns away most of
+// the candidates no one offered late. least is the least key each worker
+// offered late.
 type lateTable struct {
-	slots []*newState
-	mask  uint64
+	slots  []lateSlot
+	mask   uint64
+	filter []uint64
+	least  []uint64
+}
+
+type lateSlot struct {
+	lo uint64
+	e  *newState // nil: an empty slot
 }
 
 // lateTable gathers every worker's late offers; nil when there are none.
@@ -42,16 +55,25 @@ func (r *bfsRun) lateTable() *lateTable {
 	for size < 2*n {
 		size *= 2
 	}
-	t := &lateTable{slots: make([]*newState, size), mask: uint64(size - 1)}
-	for _, w := range r.w {
+	t := &lateTable{
+		slots:  make([]lateSlot, size),
+		mask:   uint64(size - 1),
+		filter: make([]uint64, size/8), // 16 bits per offer and more
+		least:  make([]uint64, len(r.w)),
+	}
+	for o, w := range r.w {
+		t.least[o] = ^uint64(0)
 		for i := range w.late {
 			e := &w.late[i]
+			t.least[o] = min(t.least[o], e.key)
+			b := t.bit(e.fp)
+			t.filter[b/64] |= 1 << (b % 64)
 			j := t.home(e.fp)
-			for t.slots[j] != nil && t.slots[j].fp != e.fp {
+			for t.slots[j].e != nil && t.slots[j].e.fp != e.fp {
 				j = (j + 1) & t.mask
 			}
-			if o := t.slots[j]; o == nil || e.key < o.key {
-				t.slots[j] = e
+			if o := t.slots[j].e; o == nil || e.key < o.key {
+				t.slots[j] = lateSlot{e.fp.lo, e}
 			}
 		}
 	}
@@ -60,26 +82,60 @@ func (r *bfsRun) lateTable() *lateTable {
 
 func (t *lateTable) home(f fingerprint) uint64 { return (f.lo * 0x9e3779b97f4a7c15) >> 32 & t.mask }
 
+// bit is f's bit in the filter (from other bits of f than home's).
+func (t *lateTable) bit(f fingerprint) uint64 { return f.lo >> 13 & (uint64(len(t.filter))*64 - 1) }
+
 // get returns the least-key late offer of f, or nil.
 func (t *lateTable) get(f fingerprint) *newState {
+	if b := t.bit(f); t.filter[b/64]&(1<<(b%64)) == 0 {
+		return nil
+	}
 	for j := t.home(f); ; j = (j + 1) & t.mask {
-		e := t.slots[j]
-		if e == nil || e.fp == f {
-			return e
+		sl := &t.slots[j]
+		if sl.e == nil || sl.lo == f.lo && sl.e.fp == f {
+			return sl.e
 		}
 	}
+}
+
+// bound is the least key another worker than w offered late: no candidate
+// of w with a key up to it can be lowered. (w's own late offers lower none
+// of its candidates: a state it reached first it offers again only with a
+// greater key, since it offers in increasing key order.)
+func (t *lateTable) bound(w int) uint64 {
+	b := ^uint64(0)
+	for o, k := range t.least {
+		if o != w {
+			b = min(b, k)
+		}
+	}
+	return b
 }
 
 // settleLate gives each of the worker's candidates the least key offered
 // for it late, if less than its own; under symmetry the representative
 // that offer reached comes with it (it may be in another worker's store:
-// the candidate's sw says whose).
-func (w *bfsWorker) settleLate(t *lateTable) {
+// the candidate's sw says whose). It reports whether the candidates are
+// then in key order: they arrive in it (a worker offers in increasing key
+// order), and the few lowered are merged back into it here, which costs
+// far less than sorting the level again.
+func (w *bfsWorker) settleLate(t *lateTable) (sorted bool) {
 	if t == nil {
-		return
+		return false
 	}
+	bound := t.bound(w.id)
+	lowered := w.lowered[:0]
+	sorted = true
+	prev := uint64(0)
 	for i := range w.cands {
 		c := &w.cands[i]
+		if c.key < prev {
+			sorted = false
+		}
+		prev = c.key
+		if c.key <= bound {
+			continue
+		}
 		e := t.get(c.fp)
 		if e == nil || e.key >= c.key {
 			continue
@@ -88,5 +144,43 @@ func (w *bfsWorker) settleLate(t *lateTable) {
 		if w.r.sym {
 			c.sw, c.blk, c.off, c.n, c.st = e.sw, e.blk, e.off, e.n, e.st
 		}
+		lowered = append(lowered, int32(i))
 	}
+	w.lowered = lowered
+	if sorted && len(lowered) > 0 {
+		w.mergeLowered()
+	}
+	return sorted
+}
+
+// mergeLowered restores key order when the candidates at w.lowered (in
+// increasing order) have had their keys lowered and the others are in
+// order: it sorts the lowered ones apart (by their indexes: a candidate
+// is large), then merges the two runs from
+// the back, in place. A lowered candidate's new key is below its old one,
+// so when it is placed its old position has already been passed: the
+// merge never writes over a candidate it has yet to read.
+func (w *bfsWorker) mergeLowered() {
+	cands, lowered := w.cands, w.lowered
+	order := w.sortOrder(len(lowered), func(j int) uint64 { return cands[lowered[j]].key })
+	side := w.side[:0]
+	for _, j := range order {
+		side = append(side, cands[lowered[j]])
+	}
+	w.order = order
+	li, sp, wp := len(lowered)-1, len(side)-1, len(cands)-1
+	for rp := len(cands) - 1; sp >= 0; wp-- {
+		for li >= 0 && rp == int(lowered[li]) {
+			rp, li = rp-1, li-1
+		}
+		if rp >= 0 && cands[rp].key > side[sp].key {
+			cands[wp] = cands[rp]
+			rp--
+		} else {
+			cands[wp] = side[sp]
+			sp--
+		}
+	}
+	clear(side) // no state stays referenced
+	w.side = side[:0]
 }

@@ -1,55 +1,124 @@
 package explore
 
-import "testing"
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
 
 // TestSettleLate checks the end of a shared level's late offers: a
-// candidate takes the least key any worker offered late when it is less
-// than its own (and under symmetry the representative that offer kept);
-// a greater late key changes nothing; a late offer no candidate matches
-// (an older state with the level's stamp) is dropped; no late offers, no
-// table.
+// candidate takes the least key any other worker offered late when it is
+// less than its own (and under symmetry the representative that offer
+// kept), and moves to its place in key order; a greater late key changes
+// nothing; a late offer no candidate matches (an older state with the
+// level's stamp) is dropped; no late offers, no table.
 func TestSettleLate(t *testing.T) {
 	fp := func(k uint64) fingerprint { return fingerprint{lo: k*0x9e3779b97f4a7c15 | 1} }
 	for _, sym := range []bool{false, true} {
 		r := &bfsRun{sym: sym}
-		w0, w1 := &bfsWorker{r: r, id: 0}, &bfsWorker{r: r, id: 1}
-		r.w = []*bfsWorker{w0, w1}
+		w0, w1, w2 := &bfsWorker{r: r, id: 0}, &bfsWorker{r: r, id: 1}, &bfsWorker{r: r, id: 2}
+		r.w = []*bfsWorker{w0, w1, w2}
 		if r.lateTable() != nil {
 			t.Fatal("a table with no late offers")
 		}
-		w0.cands = []newState{
-			{fp: fp(1), key: 50, tix: 1, sw: 0, blk: 1},
-			{fp: fp(2), key: 60, tix: 2, sw: 0, blk: 2},
-			{fp: fp(3), key: 70, tix: 3, sw: 0, blk: 3},
-		}
-		w1.late = []newState{
-			{fp: fp(1), key: 40, tix: 11, sw: 1, blk: 11}, // lowers, but w0's own late 30 is less
-			{fp: fp(2), key: 65, tix: 12, sw: 1, blk: 12}, // greater: no change
-			{fp: fp(9), key: 5, tix: 19, sw: 1, blk: 19},  // no candidate
-			{fp: fp(3), key: 20, tix: 13, sw: 1, blk: 13}, // lowers
+		w0.cands = []newState{{fp: fp(5), key: 100, tix: 5, blk: 5}, {fp: fp(6), key: 200, tix: 6, blk: 6}}
+		w2.cands = []newState{
+			{fp: fp(1), key: 500, tix: 1, sw: 2, blk: 1},
+			{fp: fp(2), key: 600, tix: 2, sw: 2, blk: 2},
+			{fp: fp(3), key: 700, tix: 3, sw: 2, blk: 3},
+			{fp: fp(4), key: 800, tix: 4, sw: 2, blk: 4},
 		}
 		w0.late = []newState{
-			{fp: fp(1), key: 30, tix: 21, sw: 0, blk: 21},
-			{fp: fp(3), key: 25, tix: 23, sw: 0, blk: 23},
+			{fp: fp(3), key: 150, tix: 13, sw: 0, blk: 13}, // lowers, below fp(1)'s key
+			{fp: fp(1), key: 120, tix: 11, sw: 0, blk: 11}, // lowers, and beats w1's offer
+		}
+		w1.late = []newState{
+			{fp: fp(1), key: 300, tix: 21, sw: 1, blk: 21},
+			{fp: fp(2), key: 650, tix: 22, sw: 1, blk: 22}, // greater: no change
+			{fp: fp(9), key: 5, tix: 29, sw: 1, blk: 29},   // no candidate
 		}
 		tab := r.lateTable()
-		w0.settleLate(tab)
-		w1.settleLate(tab)
-		want := []struct {
+		for _, w := range r.w {
+			if !w.settleLate(tab) {
+				t.Fatalf("sym=%v: worker %d's candidates, in key order, are said not to be", sym, w.id)
+			}
+		}
+		type row struct {
 			key     uint64
 			tix     uint32
 			sw, blk int32
-		}{{30, 21, 0, 21}, {60, 2, 0, 2}, {20, 13, 1, 13}}
-		for i, c := range w0.cands {
-			wk := want[i]
-			if c.key != wk.key || c.tix != wk.tix {
-				t.Fatalf("sym=%v: candidate %d has key %d tix %d, want %d %d", sym, i, c.key, c.tix, wk.key, wk.tix)
+		}
+		got := func(w *bfsWorker) []row {
+			var rs []row
+			for _, c := range w.cands {
+				rs = append(rs, row{c.key, c.tix, c.sw, c.blk})
 			}
-			if sym && (c.sw != wk.sw || c.blk != wk.blk) {
-				t.Fatalf("sym=true: candidate %d kept (%d, %d), want the winner's (%d, %d)", i, c.sw, c.blk, wk.sw, wk.blk)
+			return rs
+		}
+		want := []row{{120, 11, 0, 11}, {150, 13, 0, 13}, {600, 2, 2, 2}, {800, 4, 2, 4}}
+		if !sym {
+			want[0].sw, want[0].blk, want[1].sw, want[1].blk = 2, 1, 2, 3 // the state stays
+		}
+		if g := got(w2); !slices.Equal(g, want) {
+			t.Fatalf("sym=%v: worker 2's candidates %v, want %v", sym, g, want)
+		}
+		if g, want := got(w0), []row{{100, 5, 0, 5}, {200, 6, 0, 6}}; !slices.Equal(g, want) {
+			t.Fatalf("sym=%v: worker 0's candidates %v, want %v", sym, g, want)
+		}
+
+		// Out of key order (never so in a search), the keys are lowered
+		// all the same and the order is left to sortCandidates.
+		w2.cands = []newState{{fp: fp(3), key: 700, tix: 3}, {fp: fp(1), key: 500, tix: 1}}
+		if w2.settleLate(tab) {
+			t.Fatalf("sym=%v: candidates out of key order are said to be in it", sym)
+		}
+		if w2.cands[0].key != 150 || w2.cands[1].key != 120 {
+			t.Fatalf("sym=%v: keys %d, %d, want 150, 120", sym, w2.cands[0].key, w2.cands[1].key)
+		}
+	}
+}
+
+// TestMergeLowered: candidates in key order, some of whose keys are then
+// lowered, come out in key order, each with its own fields, for many
+// random levels.
+func TestMergeLowered(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := 0; round < 300; round++ {
+		n := 1 + rng.IntN(200)
+		used := map[uint64]bool{}
+		fresh := func(below uint64) uint64 {
+			for {
+				k := rng.Uint64N(below)
+				if !used[k] {
+					used[k] = true
+					return k
+				}
 			}
-			if !sym && (c.sw != 0 || c.blk != int32(i+1)) {
-				t.Fatalf("sym=false: candidate %d's state moved to (%d, %d)", i, c.sw, c.blk)
+		}
+		var keys []uint64
+		for len(keys) < n {
+			keys = append(keys, fresh(1<<20))
+		}
+		slices.Sort(keys)
+		w := &bfsWorker{}
+		for i, k := range keys {
+			w.cands = append(w.cands, newState{key: k, tix: uint32(i)})
+		}
+		for i := range w.cands {
+			if rng.IntN(4) == 0 && w.cands[i].key > 0 {
+				w.cands[i].key = fresh(w.cands[i].key)
+				w.lowered = append(w.lowered, int32(i))
+			}
+		}
+		want := slices.Clone(w.cands)
+		slices.SortFunc(want, func(a, b newState) int { return cmpU64(a.key, b.key) })
+		if len(w.lowered) > 0 {
+			w.mergeLowered()
+		}
+		for i := range want {
+			if w.cands[i].key != want[i].key || w.cands[i].tix != want[i].tix {
+				t.Fatalf("round %d (%d candidates, %d lowered): position %d holds (%d, %d), want (%d, %d)",
+					round, n, len(w.lowered), i, w.cands[i].key, w.cands[i].tix, want[i].key, want[i].tix)
 			}
 		}
 	}
