@@ -16,9 +16,9 @@ test:
 	$(MAKE) fuzz-smoke
 
 # The parallel searches under the race detector (a few seconds): the BFS
-# workers sharing a seen-set, the parallel DFS.
+# workers sharing a seen-set and a level's units, the parallel DFS.
 race-smoke:
-	$(GO) test -race -count=1 -run 'TestParallelIdentical|TestParallelTraceDeterministic|TestSharedSeenConcurrent' ./explore
+	$(GO) test -race -count=1 -run 'TestParallelIdentical|TestParallelTraceDeterministic|TestSharedSeenConcurrent|TestClaimUnits|TestUnitsSameSearch' ./explore
 
 # Native Go fuzz targets (.ci/fuzz lists them): spec parameters and
 # checker flags through the CLI, suite files, ITF trace reading and replay,

@@ -18,10 +18,13 @@ import (
 // successors it generates there itself: the first to reach a state in a
 // level keeps it among its candidates; another worker's offer of it is
 // noted, and after the level the least key offered wins (bfs_late.go).
-// After the level, worker i expands the
-// i-th of equal ranges of the next level's ids: states close in id order
-// share ancestors, so most diamonds close within one worker's range and a
-// state is rarely offered by two workers.
+// Worker i holds the i-th of equal ranges of the next level's ids and
+// starts the level's expansion on it: states close in id order share
+// ancestors, so most diamonds close within one worker's range and a state
+// is rarely offered by two workers. A worker that runs out takes the
+// second half of what another has left, provided it comes after every
+// state it expanded before (expandUnits): so the workers finish the level
+// together, and each still offers in increasing key order.
 //
 // A distributed search's worker processes use owner computes (after Stern
 // and Dill's hash-partitioned Murφ): a state's fingerprint picks its owner
@@ -147,9 +150,10 @@ type bfsWorker struct {
 	out     []*batch // per destination
 	in      inbox
 	taken   []*batch
-	ends    int    // last batches received this level
-	stamp   uint64 // in a shared BFS, the stamp of the level being reached
-	into    model.State
+	ends    int         // last batches received this level
+	stamp   uint64      // in a shared BFS, the stamp of the level being reached
+	into    model.State // evaluate's decoding target
+	dec     model.State // expandUnits' decoding target
 	buf     []byte
 
 	// per level, in expansion order: ids expanded and transitions counted
@@ -175,17 +179,19 @@ type bfsRun struct {
 	c       *Checker
 	w       []*bfsWorker
 	sym     bool
-	stopped atomic.Bool  // a limit or a panic: every worker winds up the level
-	limit   atomic.Value // string: the limit reached mid-level
-	pool    sync.Pool    // *batch
-	net     *workerNet   // a distributed search's worker process: batches go over the network, links stay with the coordinator
-	fetch   func()       // a distributed search's coordinator: fetch what account needs at a stop
-	ck      ckState      // checkpoints (checkpoint_write.go)
-	live    *liveRecord  // liverecord.go: nil unless the liveness graph is recorded
-	vmap    []int32      // a distributed search's virtual partitions → workers (nil: the fingerprint picks the worker)
-	shared  *sharedSeen  // the seen-set the workers share (in process, several workers); nil: each owns a partition
-	alive   []bool       // a distributed search's members still in the run (nil: all)
-	faultAt func(string) // a distributed worker's fault-injection point (DistFault)
+	stopped atomic.Bool     // a limit or a panic: every worker winds up the level
+	limit   atomic.Value    // string: the limit reached mid-level
+	pool    sync.Pool       // *batch
+	net     *workerNet      // a distributed search's worker process: batches go over the network, links stay with the coordinator
+	fetch   func()          // a distributed search's coordinator: fetch what account needs at a stop
+	ck      ckState         // checkpoints (checkpoint_write.go)
+	live    *liveRecord     // liverecord.go: nil unless the liveness graph is recorded
+	vmap    []int32         // a distributed search's virtual partitions → workers (nil: the fingerprint picks the worker)
+	shared  *sharedSeen     // the seen-set the workers share (in process, several workers); nil: each owns a partition
+	alive   []bool          // a distributed search's members still in the run (nil: all)
+	faultAt func(string)    // a distributed worker's fault-injection point (DistFault)
+	units   []int           // shareLevel: the level's units, cumulative per worker (nil: each expands its own)
+	shares  []atomic.Uint64 // shareLevel: per worker, the units it has left to claim (first << 32 | end)
 }
 
 // owner returns the worker that owns fingerprint f.
@@ -375,6 +381,7 @@ func (r *bfsRun) level(depth int) {
 	cut := c.opt.MaxDepth > 0 && depth >= c.opt.MaxDepth
 	wantDeadlock := s.props.checkDeadlock()
 	start := s.n // the first id of the next level
+	r.shareLevel()
 	r.parallel(func(w *bfsWorker) {
 		w.stamp = stampOf(depth + 1)
 		w.expandLevel(cut, wantDeadlock)
@@ -500,11 +507,12 @@ func (w *bfsWorker) expandLevel(cut, wantDeadlock bool) {
 	}
 }
 
-// expandStates is expandLevel's loop over the worker's own states.
+// expandStates is expandLevel's loop over the worker's states: its own
+// level, or the units it claims of every worker's (expandUnits).
 func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
 	r, s := w.r, w.r.s
 	n := 0
-	err := w.cur.each(func(st model.State, id uint32) bool {
+	visit := func(st model.State, id uint32) bool {
 		if n&255 == 0 {
 			if r.stopped.Load() {
 				return false
@@ -552,7 +560,13 @@ func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
 			w.drain(false)
 		}
 		return true
-	})
+	}
+	var err error
+	if r.units != nil {
+		err = w.expandUnits(visit)
+	} else {
+		err = w.cur.each(visit)
+	}
 	if err != nil {
 		r.limit.CompareAndSwap("", "disk: "+err.Error())
 		r.stopped.Store(true)
@@ -563,6 +577,138 @@ func (w *bfsWorker) expandStates(cut, wantDeadlock bool) {
 	}
 	w.done.Store(int64(n))
 }
+
+// expandUnits expands the units (unitStates states each) of every
+// worker's level, in id order, that the worker claims: first from its own
+// share, a contiguous run of units, then half of what is left of another
+// worker's share, as long as those come after every unit it took before.
+// A worker's offers so stay in increasing key order (bfs_late.go and the
+// offered flags rely on it), and each works on a run of neighbouring
+// states: two workers on interleaved units would reach the same successors
+// at the same time, each one's a late offer for the other.
+func (w *bfsWorker) expandUnits(visit func(model.State, uint32) bool) error {
+	r := w.r
+	top := -1 // the last unit the worker claimed
+	own := &r.shares[w.id]
+	for {
+		at, upto, ok := claimUnits(own)
+		if !ok {
+			if !r.stealUnits(w.id, top) {
+				return nil
+			}
+			continue
+		}
+		top = upto - 1
+		for at < upto {
+			o := 0 // the worker whose level holds unit at
+			for r.units[o] <= at {
+				o++
+			}
+			first := 0
+			if o > 0 {
+				first = r.units[o-1]
+			}
+			l, stop := r.w[o].cur, min(upto, r.units[o])
+			more, err := l.eachIn((at-first)*unitStates, min((stop-first)*unitStates, l.n), &w.dec, visit)
+			if err != nil || !more {
+				return err
+			}
+			at = stop
+		}
+	}
+}
+
+// claimUnits takes the next units of a share (first unit << 32 | end): a
+// fraction of what is left, so that a thief finds some.
+func claimUnits(sh *atomic.Uint64) (at, upto int, ok bool) {
+	for {
+		v := sh.Load()
+		n, e := int(v>>32), int(uint32(v))
+		if n >= e {
+			return 0, 0, false
+		}
+		k := min(maxClaim, max(1, (e-n)/claimShare))
+		if sh.CompareAndSwap(v, uint64(n+k)<<32|uint64(e)) {
+			return n, n + k, true
+		}
+	}
+}
+
+// stealUnits moves to worker w's (empty) share the second half of what is
+// left of the largest other share that lies wholly after unit top, and
+// reports whether there was one.
+func (r *bfsRun) stealUnits(w, top int) bool {
+	for {
+		best, bv := -1, uint64(0)
+		for o := range r.shares {
+			v := r.shares[o].Load()
+			n, e := int(v>>32), int(uint32(v))
+			if o == w || e-n < 2 || n+(e-n)/2 <= top {
+				continue
+			}
+			if best < 0 || e-n > int(uint32(bv))-int(bv>>32) {
+				best, bv = o, v
+			}
+		}
+		if best < 0 {
+			return false
+		}
+		n, e := uint64(bv>>32), uint64(uint32(bv))
+		mid := n + (e-n)/2
+		if r.shares[best].CompareAndSwap(bv, n<<32|mid) {
+			r.shares[w].Store(mid<<32 | e)
+			return true
+		}
+	}
+}
+
+// maxClaim is the most units a worker claims of its share at once, and
+// claimShare how thinly: a claim takes at most 1/claimShare of what is
+// left.
+const (
+	maxClaim   = 16
+	claimShare = 4
+)
+
+// shareLevel decides how the level about to be expanded is shared out: in
+// units any worker may claim (r.units: per worker, the units of its level
+// and every level before it; r.shares: each worker's contiguous share to
+// start from) when the workers share one seen-set in process and the
+// levels, wholly in memory, hold one run of ids in worker order (as gather
+// makes them); otherwise (nil) each worker expands its own level.
+func (r *bfsRun) shareLevel() {
+	r.units = r.units[:0]
+	if r.shared == nil || r.net != nil || len(r.w) == 1 || testNoUnits {
+		r.units = nil
+		return
+	}
+	total, last := 0, -1
+	for _, w := range r.w {
+		l := w.cur
+		if len(l.ids) != l.n || l.n > 0 && int(l.ids[0]) <= last {
+			// A part is on disk, read in order by its owner; or the
+			// levels are not one run of ids (partitioned by
+			// fingerprint, as a distributed checkpoint leaves them).
+			r.units = nil
+			return
+		}
+		if l.n > 0 {
+			last = int(l.ids[l.n-1])
+		}
+		total += (w.cur.n + unitStates - 1) / unitStates
+		r.units = append(r.units, total)
+	}
+	if len(r.shares) != len(r.w) {
+		r.shares = make([]atomic.Uint64, len(r.w))
+	}
+	for i := range r.shares {
+		lo, hi := total*i/len(r.w), total*(i+1)/len(r.w)
+		r.shares[i].Store(uint64(lo)<<32 | uint64(hi))
+	}
+}
+
+// testNoUnits makes each worker of a shared BFS expand its own level.
+var testNoUnits bool
 
 // successor hands a successor of the state being expanded (w.state) to
 // its owner.

@@ -26,6 +26,7 @@ type level struct {
 	codec model.Codec // nil: clones in memory
 	max   int
 	ids   []uint32      // ids of the states in memory
+	marks []mark        // with a codec: where every unitStates-th encoding in memory starts
 	sts   []model.State // clones, without a codec
 	mem   blocks        // encodings, with a codec
 	n     int           // states in the level, in memory and on disk
@@ -101,8 +102,64 @@ func (l *level) pushBytes(id uint32, enc []byte) {
 			return
 		}
 	}
+	blk, off := l.mem.add(enc)
+	if len(l.ids)%unitStates == 0 {
+		l.marks = append(l.marks, mark{int32(blk), int32(off), int32(len(enc))})
+	}
 	l.ids = append(l.ids, id)
-	l.mem.add(enc)
+}
+
+// unitStates is how many states of a level in memory make one unit of the
+// work the workers of a shared BFS claim (bfsWorker.expandUnits).
+const unitStates = 64
+
+// mark is where an encoding in memory starts: its block, the offset of its
+// bytes and their length.
+type mark struct{ blk, off, n int32 }
+
+// eachIn calls fn on the states in memory from index lo (a multiple of
+// unitStates) up to hi, in order, until fn returns false, which eachIn
+// then returns. An encoded state is decoded into *into, which is reused
+// (each caller brings its own: several workers may read one level at
+// once).
+func (l *level) eachIn(lo, hi int, into *model.State, fn func(st model.State, id uint32) bool) (bool, error) {
+	if lo >= hi {
+		return true, nil
+	}
+	if l.codec == nil {
+		for i := lo; i < hi; i++ {
+			st := l.sts[i]
+			l.sts[i] = nil
+			if !fn(st, l.ids[i]) {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+	m := l.marks[lo/unitStates]
+	blk, off, n := int(m.blk), int(m.off), int(m.n)
+	for i := lo; ; {
+		b := l.mem.bs[blk]
+		st, err := l.codec.ReadState(b[off:off+n], *into)
+		if err != nil {
+			return false, fmt.Errorf("BFS level: a state does not decode: %w", err)
+		}
+		*into = st
+		if !fn(st, l.ids[i]) {
+			return false, nil
+		}
+		if i++; i == hi {
+			return true, nil
+		}
+		// The next encoding: after this one, or at the start of the
+		// next block (an encoding never straddles two).
+		if off += n; off == len(b) {
+			blk, off = blk+1, 0
+			b = l.mem.bs[blk]
+		}
+		v, k := binary.Uvarint(b[off:])
+		off, n = off+k, int(v)
+	}
 }
 
 // each calls fn on every state of the level in order, until fn returns
@@ -147,7 +204,7 @@ func resizeBytes(b []byte, n int) []byte {
 // reset empties the level, keeping its storage (and its file) for reuse.
 func (l *level) reset() {
 	clear(l.sts)
-	l.sts, l.ids = l.sts[:0], l.ids[:0]
+	l.sts, l.ids, l.marks = l.sts[:0], l.ids[:0], l.marks[:0]
 	l.mem.reset()
 	l.n, l.off = 0, 0
 	if l.w != nil {
