@@ -166,13 +166,8 @@ func (l *level) eachIn(lo, hi int, into *model.State, fn func(st model.State, id
 // false. The state given for an encoded entry is reused for the next one.
 func (l *level) each(fn func(st model.State, id uint32) bool) error {
 	if l.codec == nil {
-		for i, st := range l.sts {
-			l.sts[i] = nil
-			if !fn(st, l.ids[i]) {
-				return nil
-			}
-		}
-		return nil
+		_, err := l.eachIn(0, len(l.sts), nil, fn)
+		return err
 	}
 	err := l.eachEncoded(func(id uint32, enc []byte) error {
 		st, err := l.codec.ReadState(enc, l.into)
