@@ -727,7 +727,7 @@ func (w *bfsWorker) successor(sc *succ) bool {
 		b.fps = append(b.fps, sc.fp)
 		b.keys = append(b.keys, key)
 		b.tixs = append(b.tixs, sc.tix)
-		b.data = w.r.c.codec.AppendState(b.data, sc.next)
+		b.data = w.appendEnc(b.data, sc)
 		b.ends = append(b.ends, len(b.data))
 		if b.len() >= localBatch {
 			w.offerBatch(b)
@@ -737,6 +737,14 @@ func (w *bfsWorker) successor(sc *succ) bool {
 	}
 	w.offer(sc.fp, key, sc.tix, nil, sc.next, false, w.id)
 	return true
+}
+
+// appendEnc appends sc's encoding: its key, when that is it.
+func (w *bfsWorker) appendEnc(dst []byte, sc *succ) []byte {
+	if sc.enc != nil {
+		return append(dst, sc.enc...)
+	}
+	return w.r.c.codec.AppendState(dst, sc.next)
 }
 
 // localBatch is how many of its own successors a worker gathers before
@@ -790,8 +798,8 @@ func (w *bfsWorker) send(o int, sc *succ, key uint64) {
 	b.fps = append(b.fps, sc.fp)
 	b.keys = append(b.keys, key)
 	b.tixs = append(b.tixs, sc.tix)
-	if cd := w.r.c.codec; cd != nil {
-		b.data = cd.AppendState(b.data, sc.next)
+	if w.r.c.codec != nil {
+		b.data = w.appendEnc(b.data, sc)
 		b.ends = append(b.ends, len(b.data))
 	} else {
 		b.sts = append(b.sts, w.x.h.Clone(sc.next))

@@ -39,7 +39,9 @@ import (
 // re-split (ids are those of a sequential BFS, whatever the partitioning).
 
 // checkpointVersion is the format of the files; a reader refuses others.
-const checkpointVersion = 1
+// Version 2: the specs key states by their bytes (model.Protocol.RawKey),
+// so the fingerprints in a version 1 seen-set are not theirs.
+const checkpointVersion = 2
 
 // DefaultCheckpointEvery is the CLI's default interval between checkpoints
 // (--checkpoint-every).

@@ -17,6 +17,7 @@ type expander struct {
 	pending model.WorkPending // nil: no deadlock detection
 	canon   *reduce.Canonical // non-nil under symmetry reduction
 	wide    bool              // 128-bit fingerprints
+	keyEnc  bool              // a successor's key is its encoding (model.RawKeyed)
 	key     []byte            // a successor's key
 	keyS    []byte            // the expanded state's key, for the progress test
 	fpk     []byte            // a successor's canonical key, under symmetry
@@ -33,12 +34,16 @@ type succ struct {
 	ord  uint32 // ordinal among all the state's successors (trace links)
 	tix  uint32 // how many successors have been counted as transitions, this one included
 	fp   fingerprint
+	enc  []byte // next's encoding, when its key is that (keyEnc), or nil
 }
 
 // newExpander returns an expander with its own buffers and canonicaliser;
 // stop, when not nil, lets a long canonical labelling see the limits.
 func (c *Checker) newExpander(stop func() bool) *expander {
 	x := &expander{c: c, sys: c.sys, h: handleOf(c.sys), pending: c.worker, wide: c.opt.Fingerprint == 128}
+	if rk, ok := c.sys.(model.RawKeyed); ok && rk.RawKey() && c.codec != nil && c.sym == nil {
+		x.keyEnc = true // AppendKey is the codec's AppendState
+	}
 	if c.sym != nil {
 		x.canon = reduce.NewCanonical(c.sym)
 		x.canon.Stop = stop
@@ -99,9 +104,13 @@ func (x *expander) onStep(t model.Transition, next model.State) bool {
 	e.n++
 	sc.t, sc.next, sc.tix = t, next, e.n
 	keyed := false
+	sc.enc = nil
 	if e.withFP {
 		sc.fp = x.fingerprint(next)
 		keyed = x.canon == nil
+		if x.keyEnc {
+			sc.enc = x.key
+		}
 	}
 	if e.wantDeadlock && !e.progress && t.Kind != model.AdversaryStep {
 		if !keyed {

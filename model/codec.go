@@ -1,9 +1,11 @@
 package model
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"reflect"
+	"slices"
 	"unsafe"
 )
 
@@ -60,15 +62,118 @@ func (m *Machine[N, M]) Encodable() bool {
 }
 
 // AppendState appends w's node states, bookkeeping, messages in transit and
-// budget: a header of counts, then each slice's memory as it is.
+// budget: a header of counts, then each slice's memory as it is, its
+// padding cleared (so that equal states have equal bytes: RawKey).
 func (m *Machine[N, M]) AppendState(dst []byte, s State) []byte {
 	w := s.(*World[N, M])
 	b := w.Budget
-	dst = append(dst, byte(len(w.Nodes)), b.Connects, b.Disconnects, b.Removes, b.Restores, b.Crashes)
-	dst = binary.LittleEndian.AppendUint16(dst, uint16(len(w.Msgs)))
+	// The eight header bytes in one store: the hash reads them as one word.
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(uint8(len(w.Nodes)))|uint64(b.Connects)<<8|uint64(b.Disconnects)<<16|
+		uint64(b.Removes)<<24|uint64(b.Restores)<<32|uint64(b.Crashes)<<40|uint64(uint16(len(w.Msgs)))<<48)
+	at := len(dst)
 	dst = append(dst, rawBytes(w.Nodes)...)
+	m.pad.nodes.clear(dst[at:])
+	at = len(dst)
 	dst = append(dst, rawBytes(w.Meta)...)
-	return append(dst, rawBytes(w.Msgs)...)
+	m.pad.meta.clear(dst[at:])
+	at = len(dst)
+	dst = append(dst, rawBytes(w.Msgs)...)
+	m.pad.msgs.clear(dst[at:])
+	return dst
+}
+
+// padMasks clear the padding of the values AppendState copies. Go leaves
+// padding as it finds it, and a struct built on the stack may carry stale
+// bytes there into a state: two equal states would then differ in their
+// bytes. Each mask covers a run of whole elements; it is nil when the
+// type has no padding (nor blank fields, which no code writes).
+type padMasks struct{ nodes, meta, msgs *padMask }
+
+// padMask is the mask of a run of elements: the eight-byte words of the
+// run that hold padding, by offset, each with the bits to keep.
+type padMask struct {
+	size  int
+	words []padWord
+}
+
+type padWord struct {
+	off  int
+	keep uint64
+}
+
+// padMasksOf returns the masks of N, Meta and Envelope[M] for runs of n
+// node states and of 64 messages.
+func padMasksOf[N Value, M Message](n int) padMasks {
+	var node N
+	var env Envelope[M]
+	return padMasks{
+		nodes: runMask(reflect.TypeOf(&node).Elem(), n),
+		meta:  runMask(reflect.TypeOf(Meta{}), n),
+		msgs:  runMask(reflect.TypeOf(&env).Elem(), 64),
+	}
+}
+
+// runMask is the mask of k elements of type t, or nil when t has no
+// padding.
+func runMask(t reflect.Type, k int) *padMask {
+	one := make([]byte, t.Size())
+	markFields(one, t, 0)
+	if !slices.Contains(one, 0) || k == 0 {
+		return nil
+	}
+	run := bytes.Repeat(one, k)
+	m := &padMask{size: len(run)}
+	for off := 0; off < len(run); off += 8 {
+		var w [8]byte
+		copy(w[:], run[off:])
+		if keep := binary.LittleEndian.Uint64(w[:]); keep != ^uint64(0) {
+			m.words = append(m.words, padWord{off, keep})
+		}
+	}
+	return m
+}
+
+// markFields sets to 0xff the bytes of mask that the fields of a value of
+// type t at offset off occupy.
+func markFields(mask []byte, t reflect.Type, off uintptr) {
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if f := t.Field(i); f.Name != "_" {
+				markFields(mask, f.Type, off+f.Offset)
+			}
+		}
+	case reflect.Array:
+		for i := 0; i < t.Len(); i++ {
+			markFields(mask, t.Elem(), off+uintptr(i)*t.Elem().Size())
+		}
+	default:
+		for i := range t.Size() {
+			mask[off+i] = 0xff
+		}
+	}
+}
+
+// clear zeroes the padding in b, a run of elements (the mask repeats when
+// b is longer than its run).
+func (m *padMask) clear(b []byte) {
+	if m == nil {
+		return
+	}
+	for len(b) > 0 {
+		k := min(len(b), m.size)
+		c := b[:k]
+		for _, w := range m.words {
+			if w.off+8 > k {
+				for i := w.off; i < k; i++ { // the run ends inside this word
+					c[i] &= byte(w.keep >> (8 * (i - w.off)))
+				}
+				break
+			}
+			binary.LittleEndian.PutUint64(c[w.off:], binary.LittleEndian.Uint64(c[w.off:])&w.keep)
+		}
+		b = b[k:]
+	}
 }
 
 // ReadState decodes what AppendState wrote.

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -77,5 +78,85 @@ func TestCodecRefusesPointers(t *testing.T) {
 		if plain(typ) != want {
 			t.Errorf("plain(%v) = %v", typ, !want)
 		}
+	}
+}
+
+// A node state and a message with padding (and a blank field): three node
+// states take 18 bytes, so the run ends inside a word.
+type padNode struct {
+	A uint8
+	B uint16 // one byte of padding before
+	C uint8  // and one after
+}
+
+func (n padNode) AppendKey(dst []byte) []byte { return append(dst, n.A, byte(n.B), byte(n.B>>8), n.C) }
+
+type padMsg struct {
+	K uint8
+	_ uint8
+	V uint16
+}
+
+func (m padMsg) AppendKey(dst []byte) []byte { return append(dst, m.K, byte(m.V), byte(m.V>>8)) }
+func (m padMsg) String() string              { return fmt.Sprint(m.K, m.V) }
+
+// AppendState clears padding: a state whose padding (node states, the
+// engine's bookkeeping, messages) holds stale bytes, as a struct built on
+// the stack may, encodes to the same bytes as the same state with clean
+// padding, and those are the key of a RawKey system. The fields' own bytes
+// are kept.
+func TestCodecClearsPadding(t *testing.T) {
+	p := &Protocol[padNode, padMsg]{Name: "pad", RawKey: true, Init: func(id NodeID, _ *Config) padNode {
+		return padNode{A: uint8(id) + 1, B: 0x0302, C: 4}
+	}}
+	m, err := Compile(p, Config{Nodes: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := m.Init()[0].(*World[padNode, padMsg])
+	for i := range 71 { // more than one run of the message mask
+		w.Msgs = append(w.Msgs, Envelope[padMsg]{From: 0, To: 1, Msg: padMsg{K: uint8(i), V: 0x0a0b}})
+	}
+	clean := m.AppendState(nil, w)
+	key := m.AppendKey(nil, w)
+	if string(key) != string(clean) {
+		t.Fatal("the key of a RawKey system is not its encoding")
+	}
+	dirty := m.Clone(w).(*World[padNode, padMsg])
+	masks := padMasksOf[padNode, padMsg](3)
+	if masks.nodes == nil || masks.msgs == nil {
+		t.Fatalf("padding not found: %+v", masks)
+	}
+	poke := func(b []byte, m *padMask) int {
+		n := 0
+		for _, w := range m.words {
+			for i := range 8 {
+				for at := w.off + i; at < len(b) && w.keep>>(8*i)&0xff == 0; at += m.size {
+					b[at] = 0xee
+					n++
+				}
+			}
+		}
+		return n
+	}
+	if masks.meta != nil {
+		t.Error("Meta has padding")
+	}
+	n := poke(rawBytes(dirty.Nodes), masks.nodes) + poke(rawBytes(dirty.Msgs), masks.msgs)
+	if want := 3*2 + 71*1; n != want {
+		t.Errorf("%d padding bytes poked, want %d", n, want)
+	}
+	if got := m.AppendState(nil, dirty); string(got) != string(clean) {
+		t.Errorf("stale padding shows in the encoding:\n%x\nwant\n%x", got, clean)
+	}
+	back, err := m.ReadState(clean, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.(*World[padNode, padMsg]).Nodes, w.Nodes) || !reflect.DeepEqual(back.(*World[padNode, padMsg]).Msgs, w.Msgs) {
+		t.Error("clearing padding changed a field")
+	}
+	if runMask(reflect.TypeOf(tNode{}), 3) != nil {
+		t.Error("a type without padding has a mask")
 	}
 }

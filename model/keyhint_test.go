@@ -14,11 +14,16 @@ import (
 // first few thousand states of RA with a crash and of lme with link churn:
 // node steps and adversary moves alike.
 func TestKeyHint(t *testing.T) {
-	raSys, err := model.Compile(&ra.Protocol, model.Config{Nodes: 4, Requests: 1, Budget: model.Budget{Crashes: 1}})
+	// Keyed by their encodings: with RawKey there is no hint.
+	raP := ra.Protocol
+	raP.RawKey = false
+	lmeP := lme.Protocol(1)
+	lmeP.RawKey = false
+	raSys, err := model.Compile(&raP, model.Config{Nodes: 4, Requests: 1, Budget: model.Budget{Crashes: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lmeSys, err := model.Compile(lme.Protocol(1), model.Config{Nodes: 3, Delta: 2, Requests: 1, Budget: model.Budget{Connects: 1, Disconnects: 1}})
+	lmeSys, err := model.Compile(lmeP, model.Config{Nodes: 3, Delta: 2, Requests: 1, Budget: model.Budget{Connects: 1, Disconnects: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ type Machine[N Value, M Message] struct {
 	p   *Protocol[N, M]
 	cfg Config
 	inv []Invariant
+	pad padMasks // for AppendState (codec.go)
 }
 
 // handle is a Machine's per-goroutine handle (model.Handle): its own
@@ -81,6 +82,11 @@ func Compile[N Value, M Message](p *Protocol[N, M], c Config) (*Machine[N, M], e
 		return nil, err
 	}
 	m := &Machine[N, M]{p: p, cfg: c}
+	if m.Encodable() {
+		m.pad = padMasksOf[N, M](c.Nodes)
+	} else if p.RawKey {
+		return nil, fmt.Errorf("protocol %s: RawKey needs node states and messages without pointers", p.Name)
+	}
 	for _, iv := range p.Invariants {
 		if iv.Expect != Always && iv.Expect != Sometimes {
 			return nil, fmt.Errorf("property %s: a state property is always or sometimes, not %s", iv.Name, iv.Expect)
@@ -106,8 +112,21 @@ func (m *Machine[N, M]) Clone(s State) State {
 	return c
 }
 
-// AppendKey appends the canonical encoding of s.
+// AppendKey appends the canonical key of s: its encoding, or its bytes
+// when the protocol declares RawKey.
 func (m *Machine[N, M]) AppendKey(dst []byte, s State) []byte {
+	if m.p.RawKey {
+		return m.AppendState(dst, s)
+	}
+	return s.(*World[N, M]).appendKey(dst, m.cfg.Delta)
+}
+
+// RawKey reports whether states are keyed by their bytes (Protocol.RawKey).
+func (m *Machine[N, M]) RawKey() bool { return m.p.RawKey }
+
+// EncodedKey appends the encoding of s that AppendKey writes without
+// RawKey, for checking the declaration (reduce.CheckRawKey).
+func (m *Machine[N, M]) EncodedKey(dst []byte, s State) []byte {
 	return s.(*World[N, M]).appendKey(dst, m.cfg.Delta)
 }
 
@@ -266,8 +285,11 @@ func (m *Machine[N, M]) successors(sc *scratch[N, M], s State, yield func(Transi
 	w := s.(*World[N, M])
 	next, c := &sc.next, &sc.c
 	*c = Ctx[N, M]{m: m}
-	recordHint(&sc.hint, w, m.cfg.Delta)
-	next.hint = &sc.hint
+	next.hint = nil
+	if !m.p.RawKey {
+		recordHint(&sc.hint, w, m.cfg.Delta)
+		next.hint = &sc.hint
+	}
 	sc.at, sc.yield = actionAt{}, yield
 	if sc.inner == nil {
 		sc.inner = sc.innerYield
@@ -286,7 +308,9 @@ func (m *Machine[N, M]) successors(sc *scratch[N, M], s State, yield func(Transi
 		}
 	}
 	sc.at.running = false
-	next.hint.dirty = allDirty // an adversary move may change any node's bookkeeping
+	if next.hint != nil {
+		next.hint.dirty = allDirty // an adversary move may change any node's bookkeeping
+	}
 	if assume := m.p.Assume; assume != nil {
 		m.adversary(w, next, func(t Transition, s State) bool {
 			return !assume(s.(*World[N, M])) || yield(t, s)

@@ -148,6 +148,14 @@ type Protocol[N Value, M Message] struct {
 	Assume func(w *World[N, M]) bool
 	// FIFO makes every channel first-in first-out; the default is a bag.
 	FIFO bool
+	// RawKey declares that the AppendKey methods of node states and
+	// messages write every field, so that two states have the same
+	// encoding exactly when they have the same bytes. A state's key is
+	// then its memory as the codec writes it (codec.go), which is far
+	// cheaper to make than the encoding: the search hashes it for every
+	// transition. Node states and messages must be plain values; a spec
+	// declaring it runs reduce.CheckRawKey in its tests.
+	RawKey bool
 	// Notes, optional, returns lines printed before a search of
 	// configuration c: preconditions a user should see, such as whether a
 	// membership graph has the property a theorem assumes.

@@ -210,6 +210,15 @@ type SymmetryProvider interface {
 	Symmetric() Symmetric
 }
 
+// RawKeyed is implemented by systems that may key states by their bytes
+// (Protocol.RawKey): RawKey says whether they do, and EncodedKey writes
+// the encoding they would key by otherwise, so that a test can check that
+// both tell the same states apart (reduce.CheckRawKey).
+type RawKeyed interface {
+	RawKey() bool
+	EncodedKey(dst []byte, s State) []byte
+}
+
 // Picturer is an optional System capability for drawing traces: the
 // messages in transit of a state with their endpoints, and the nodes in the
 // critical section.

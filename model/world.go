@@ -37,6 +37,9 @@ type Meta struct {
 	Requests uint8
 	// Crashed nodes take no more steps.
 	Crashed bool
+	// spare fills what would be padding, which a Meta built on the stack
+	// may fill with stale bytes; a field is always written. Always 0.
+	spare uint8
 }
 
 // Envelope is a message in transit.

@@ -26,6 +26,7 @@ func Protocol(n, locality int) *model.Protocol[Node, Msg] { return newAlg(n).pro
 func (a *alg) protocol(locality int) *model.Protocol[Node, Msg] {
 	return &model.Protocol[Node, Msg]{
 		Name:       "akw",
+		RawKey:     true,
 		Init:       initial,
 		Actions:    a.actions(),
 		Invariants: invariants(),

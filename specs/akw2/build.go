@@ -18,6 +18,7 @@ func Protocol(locality int) *model.Protocol[Node, Msg] { return newAlg().protoco
 func (a *alg) protocol(locality int) *model.Protocol[Node, Msg] {
 	return &model.Protocol[Node, Msg]{
 		Name:       "akw2",
+		RawKey:     true,
 		Init:       initial,
 		Actions:    a.actions(),
 		Invariants: invariants(),

@@ -13,6 +13,7 @@ func is(k Kind) func(Msg) bool { return func(m Msg) bool { return m.Kind == k } 
 // procedure, in the paper's order.
 var Protocol = model.Protocol[Node, Msg]{
 	Name:       "camera",
+	RawKey:     true,
 	Init:       func(model.NodeID, *model.Config) Node { return Node{} },
 	Actions:    []action{requestCS, enter, exitCS, receiveRequest, receiveRelease, receiveOK},
 	Invariants: []model.Property[Node, Msg]{mutualExclusion, csEntered},

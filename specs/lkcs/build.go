@@ -43,6 +43,7 @@ func Build(args *model.Args) (model.System, error) {
 	waits := func(n *Node) bool { return n.Seq != Idle }
 	p := &model.Protocol[Node, Msg]{
 		Name:       "lkcs",
+		RawKey:     true,
 		Init:       func(i model.NodeID, _ *model.Config) Node { return a.init(i) },
 		Actions:    a.actions(),
 		Invariants: a.invariants(args.Bool("report-trigger")),

@@ -14,6 +14,7 @@ func Protocol(k int) *model.Protocol[Node, Msg] { return newAlgo(k).protocol() }
 func (a *algo) protocol() *model.Protocol[Node, Msg] {
 	return &model.Protocol[Node, Msg]{
 		Name:       "lme",
+		RawKey:     true,
 		Init:       func(model.NodeID, *model.Config) Node { return Node{Lock: None} },
 		Actions:    a.actions(),
 		Invariants: invariants(),

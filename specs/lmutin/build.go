@@ -33,6 +33,7 @@ func Build(args *model.Args) (model.System, error) {
 	}
 	p := &model.Protocol[Node, Msg]{
 		Name:       "lmutin",
+		RawKey:     true,
 		Init:       func(i model.NodeID, _ *model.Config) Node { return a.init(i) },
 		Actions:    a.actions(),
 		Invariants: a.invariants(),

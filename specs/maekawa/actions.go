@@ -14,6 +14,7 @@ func is(k Kind) func(Msg) bool { return func(m Msg) bool { return m.Kind == k } 
 // variants add the actions of yield.go.
 var Protocol = model.Protocol[Node, Msg]{
 	Name:       "maekawa",
+	RawKey:     true,
 	Init:       func(model.NodeID, *model.Config) Node { return Node{} },
 	Actions:    []action{requestCS, enter, exitCS, receiveRequest, receiveGrant, receiveRelease},
 	Invariants: []model.Property[Node, Msg]{mutualExclusion, csEntered},

@@ -95,6 +95,7 @@ func is(k Kind) func(Msg) bool { return func(m Msg) bool { return m.Kind == k } 
 // algorithm, in the order the paper gives them.
 var Protocol = model.Protocol[Node, Msg]{
 	Name:    "ra",
+	RawKey:  true,
 	Init:    func(model.NodeID, *model.Config) Node { return Node{} },
 	Actions: []action{requestCS, enter, exitCS, receiveRequest, receiveOK},
 	Invariants: []model.Property[Node, Msg]{

@@ -6,6 +6,7 @@ import "github.com/mxcheck/mxcheck/model"
 // reconstructions doc.go lists), over bag channels.
 var Protocol = model.Protocol[Node, Msg]{
 	Name:       "rcv",
+	RawKey:     true,
 	Init:       func(model.NodeID, *model.Config) Node { return Node{Next: NoNext} },
 	Actions:    faithfulActions(),
 	Invariants: invariants(),

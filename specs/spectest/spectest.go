@@ -145,8 +145,9 @@ func DiskLevels(t testing.TB, name string, sys model.System, bfs *explore.Result
 // symmetry, both) with BFS and asserts each agrees with the full BFS result
 // full: same status for every property and same shortest counterexample
 // length, never more states. When the space is small it also verifies the
-// spec's declared independence, and the declared symmetry on the first
-// 5,000 states. It returns the reduced results.
+// spec's declared independence, and the declared symmetry and raw keys
+// (Protocol.RawKey) on the first 5,000 states. It returns the reduced
+// results.
 func Reductions(t testing.TB, name string, sys model.System, full *explore.Result) []*explore.Result {
 	t.Helper()
 	var opts []explore.Options
@@ -190,6 +191,11 @@ func Reductions(t testing.TB, name string, sys model.System, full *explore.Resul
 		// Every renaming is tried on every state: a bounded sample.
 		if err := reduce.CheckSymmetry(sys, 5000); err != nil {
 			t.Errorf("%s: declared symmetry does not hold: %v", name, err)
+		}
+	}
+	if rk, ok := sys.(model.RawKeyed); ok && rk.RawKey() {
+		if err := reduce.CheckRawKey(sys, 5000); err != nil {
+			t.Errorf("%s: states keyed by their bytes: %v", name, err)
 		}
 	}
 	return out

@@ -47,6 +47,7 @@ func other(c *ctx) model.NodeID { return 1 - c.Self() }
 // checker needs for deadlock and liveness.
 var Protocol = model.Protocol[Node, Msg]{
 	Name:    "tokenlock",
+	RawKey:  true,
 	Init:    func(id model.NodeID, _ *model.Config) Node { return Node{Token: id == 0} },
 	Actions: []action{requestCS, enter, exitCS, receiveRequest, receiveToken},
 	Invariants: []model.Property[Node, Msg]{{
