@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -61,7 +62,8 @@ type ptrNode struct{ Name string }
 
 func (ptrNode) AppendKey(dst []byte) []byte { return dst }
 
-// States holding pointers are not encodable byte for byte.
+// States holding pointers are not encodable byte for byte, nor keyed by
+// their bytes.
 func TestCodecRefusesPointers(t *testing.T) {
 	p := &Protocol[ptrNode, tMsg]{Name: "ptr", Init: func(NodeID, *Config) ptrNode { return ptrNode{} }}
 	m, err := Compile(p, Config{Nodes: 1})
@@ -70,6 +72,10 @@ func TestCodecRefusesPointers(t *testing.T) {
 	}
 	if m.Encodable() {
 		t.Error("a node state with a string is encodable")
+	}
+	p.RawKey = true
+	if _, err := Compile(p, Config{Nodes: 1}); err == nil || !strings.Contains(err.Error(), "RawKey") {
+		t.Errorf("RawKey with a string in the node state: %v", err)
 	}
 	for typ, want := range map[reflect.Type]bool{
 		reflect.TypeOf([3]uint16{}): true, reflect.TypeOf(struct{ A [2]bool }{}): true,
