@@ -29,6 +29,39 @@ func ticker(raw, touchX bool) *model.Protocol[lossy, note] {
 	}
 }
 
+// drifting is a counter whose encoding also writes how many times it has
+// been encoded: something outside the value, so equal bytes get
+// different encodings.
+type drifting struct{ K uint8 }
+
+var encodings uint8
+
+func (c drifting) AppendKey(dst []byte) []byte {
+	encodings++
+	return append(dst, c.K, encodings)
+}
+
+// CheckRawKey refuses a declaration whose encoding reads something besides
+// the value: the bytes would merge states the encoding tells apart.
+func TestCheckRawKeyEncodingOutsideValue(t *testing.T) {
+	p := &model.Protocol[drifting, note]{
+		Name:   "drifting",
+		RawKey: true,
+		Init:   func(model.NodeID, *model.Config) drifting { return drifting{} },
+		Actions: []model.Action[drifting, note]{
+			{Name: "Tick", Guard: func(_ *model.Ctx[drifting, note], c *drifting) bool { return c.K < 2 },
+				Do: func(_ *model.Ctx[drifting, note], c *drifting) { c.K++ }},
+		},
+	}
+	m, err := model.Compile(p, model.Config{Nodes: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reduce.CheckRawKey(m, 0); err == nil || !strings.Contains(err.Error(), "same bytes have different encodings") {
+		t.Errorf("got %v, want same bytes with different encodings", err)
+	}
+}
+
 // CheckRawKey accepts a declaration that holds and refuses one whose
 // encoding leaves out a field the protocol changes (the search would count
 // states the encoding merges), and a system that does not declare it.
