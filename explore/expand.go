@@ -18,6 +18,7 @@ type expander struct {
 	canon   *reduce.Canonical // non-nil under symmetry reduction
 	wide    bool              // 128-bit fingerprints
 	keyEnc  bool              // a successor's key is its encoding (model.RawKeyed)
+	viewer  model.KeyViewer   // gives a successor's key in place (keyEnc, 64-bit fingerprints)
 	key     []byte            // a successor's key
 	keyS    []byte            // the expanded state's key, for the progress test
 	fpk     []byte            // a successor's canonical key, under symmetry
@@ -43,6 +44,9 @@ func (c *Checker) newExpander(stop func() bool) *expander {
 	x := &expander{c: c, sys: c.sys, h: handleOf(c.sys), pending: c.worker, wide: c.opt.Fingerprint == 128}
 	if rk, ok := c.sys.(model.RawKeyed); ok && rk.RawKey() && c.codec != nil && c.sym == nil {
 		x.keyEnc = true // AppendKey is the codec's AppendState
+		if kv, ok := c.sys.(model.KeyViewer); ok && !x.wide {
+			x.viewer = kv
+		}
 	}
 	if c.sym != nil {
 		x.canon = reduce.NewCanonical(c.sym)
@@ -103,20 +107,30 @@ func (x *expander) onStep(t model.Transition, next model.State) bool {
 	}
 	e.n++
 	sc.t, sc.next, sc.tix = t, next, e.n
-	keyed := false
+	var key []byte // next's key, when made
 	sc.enc = nil
 	if e.withFP {
-		sc.fp = x.fingerprint(next)
-		keyed = x.canon == nil
+		if x.viewer != nil {
+			key, _ = x.viewer.KeyView(next)
+		}
+		if key != nil {
+			sc.fp = fingerprintOf(key, false)
+		} else {
+			sc.fp = x.fingerprint(next)
+			if x.canon == nil {
+				key = x.key
+			}
+		}
 		if x.keyEnc {
-			sc.enc = x.key
+			sc.enc = key
 		}
 	}
 	if e.wantDeadlock && !e.progress && t.Kind != model.AdversaryStep {
-		if !keyed {
+		if key == nil {
 			x.key = x.sys.AppendKey(x.key[:0], next)
+			key = x.key
 		}
-		e.progress = isProgress(t, x.keyS, x.key)
+		e.progress = isProgress(t, x.keyS, key)
 	}
 	if e.fn != nil && !e.fn(sc) {
 		e.done = false

@@ -66,10 +66,8 @@ func (m *Machine[N, M]) Encodable() bool {
 // padding cleared (so that equal states have equal bytes: RawKey).
 func (m *Machine[N, M]) AppendState(dst []byte, s State) []byte {
 	w := s.(*World[N, M])
-	b := w.Budget
 	// The eight header bytes in one store: the hash reads them as one word.
-	dst = binary.LittleEndian.AppendUint64(dst, uint64(uint8(len(w.Nodes)))|uint64(b.Connects)<<8|uint64(b.Disconnects)<<16|
-		uint64(b.Removes)<<24|uint64(b.Restores)<<32|uint64(b.Crashes)<<40|uint64(uint16(len(w.Msgs)))<<48)
+	dst = binary.LittleEndian.AppendUint64(dst, stateHeader(w))
 	at := len(dst)
 	dst = append(dst, rawBytes(w.Nodes)...)
 	m.pad.nodes.clear(dst[at:])
@@ -190,6 +188,9 @@ func (m *Machine[N, M]) ReadState(src []byte, into State) (State, error) {
 	}
 	w.hint = nil
 	w.Budget = Budget{src[1], src[2], src[3], src[4], src[5]}
+	if m.p.RawKey && (into == nil || w.flat != nil) && flatLayout[N, M](n) {
+		return w.readFlat(src, n, k)
+	}
 	w.Nodes = resize(w.Nodes, n)
 	w.Meta = resize(w.Meta, n)
 	w.Msgs = resize(w.Msgs, k)

@@ -289,6 +289,8 @@ func (m *Machine[N, M]) successors(sc *scratch[N, M], s State, yield func(Transi
 	if !m.p.RawKey {
 		recordHint(&sc.hint, w, m.cfg.Delta)
 		next.hint = &sc.hint
+	} else if next.flat == nil && flatLayout[N, M](len(w.Nodes)) {
+		next.layFlat(len(w.Nodes), 2*(len(w.Msgs)+flatSlack))
 	}
 	sc.at, sc.yield = actionAt{}, yield
 	if sc.inner == nil {

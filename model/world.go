@@ -65,6 +65,12 @@ type World[N Value, M Message] struct {
 	// hint, set only on the transient successor Successors yields, lets
 	// appendKey copy the parent's encoding of the nodes a step left alone.
 	hint *keyHint
+	// flat, under RawKey, on the transient successor Successors yields and
+	// on a state ReadState decodes, is one buffer that holds Nodes, Meta
+	// and Msgs laid out as their encoding (flat.go), with room for flatCap
+	// messages.
+	flat    []byte
+	flatCap int
 }
 
 // keyHint is the node part of a parent state's key, with each node's
@@ -141,6 +147,9 @@ func (w *World[N, M]) removeAt(i int) {
 
 // copyFrom makes w an exact copy of src, reusing w's storage.
 func (w *World[N, M]) copyFrom(src *World[N, M]) {
+	if w.copyFlat(src) {
+		return
+	}
 	w.Nodes = append(w.Nodes[:0], src.Nodes...)
 	w.Meta = append(w.Meta[:0], src.Meta...)
 	w.Msgs = append(w.Msgs[:0], src.Msgs...)
