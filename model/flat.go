@@ -56,7 +56,12 @@ func (w *World[N, M]) layFlat(n, k int) {
 	w.flat, w.flatCap = b, k
 	w.Nodes = unsafe.Slice((*N)(unsafe.Pointer(&b[flatHeader])), n)
 	w.Meta = unsafe.Slice((*Meta)(unsafe.Pointer(&b[flatHeader+n*int(unsafe.Sizeof(w.Nodes[0]))])), n)
-	w.Msgs = unsafe.Slice((*Envelope[M])(unsafe.Pointer(&b[off])), k)[:0]
+	w.Msgs = w.flatMsgsAt(off)[:0]
+}
+
+// flatMsgsAt is the room for messages in w's flat buffer, from offset off.
+func (w *World[N, M]) flatMsgsAt(off int) []Envelope[M] {
+	return unsafe.Slice((*Envelope[M])(unsafe.Pointer(&w.flat[off])), w.flatCap)
 }
 
 // isFlat reports whether w's parts all lie in its flat buffer.
@@ -73,20 +78,24 @@ func (w *World[N, M]) isFlat() bool {
 // copyFlat makes w, flat, a copy of src: one copy of the buffer when src
 // is flat too. It reports false when w is not flat (copyFrom copies then).
 func (w *World[N, M]) copyFlat(src *World[N, M]) bool {
-	if w.flat == nil || !flatLayout[N, M](len(src.Nodes)) {
+	if w.flat == nil {
 		return false
 	}
 	n, k := len(src.Nodes), len(src.Msgs)
 	if n != len(w.Nodes) || k+flatSlack > w.flatCap {
+		// w was laid out for its own node count, checked then.
+		if n != len(w.Nodes) && !flatLayout[N, M](n) {
+			w.flat = nil // plain slices from now on
+			return false
+		}
 		w.layFlat(n, 2*(k+flatSlack))
 	}
+	var env Envelope[M]
 	off := flatMsgs[N](n)
-	w.Nodes = w.Nodes[:n:n]
-	w.Meta = w.Meta[:n:n]
-	w.Msgs = unsafe.Slice((*Envelope[M])(unsafe.Pointer(&w.flat[off])), w.flatCap)[:k]
+	w.Msgs = w.flatMsgsAt(off)[:k]
 	w.Budget = src.Budget
 	if src.isFlat() {
-		copy(w.flat[flatHeader:], src.flat[flatHeader:off+k*int(unsafe.Sizeof(src.Msgs[:1][0]))])
+		copy(w.flat[flatHeader:], src.flat[flatHeader:off+k*int(unsafe.Sizeof(env))])
 		return true
 	}
 	copy(w.Nodes, src.Nodes)
@@ -136,7 +145,7 @@ func (w *World[N, M]) readFlat(src []byte, n, k int) (State, error) {
 		w.layFlat(n, 2*(k+flatSlack))
 	}
 	w.Nodes, w.Meta = w.Nodes[:n:n], w.Meta[:n:n]
-	w.Msgs = unsafe.Slice((*Envelope[M])(unsafe.Pointer(&w.flat[off])), w.flatCap)[:k:k]
+	w.Msgs = w.flatMsgsAt(off)[:k:k]
 	copy(w.flat[flatHeader:], src[flatHeader:])
 	return w, nil
 }
