@@ -139,9 +139,10 @@ type bfsWorker struct {
 	sent    *offeredCache
 	sink    uint64 // what the prefetching loads read, so they are not dropped
 	cands   []newState
-	late    []newState // in a shared BFS: offers of states another worker reached first in the level (bfs_late.go)
-	lowered []int32    // settleLate's scratch: candidates whose key it lowered
-	side    []newState // mergeLowered's scratch
+	late    []newState   // in a shared BFS: offers of states another worker reached first in the level (bfs_late.go)
+	lowered []int32      // settleDone's scratch: candidates whose key was lowered
+	parts   []settlePart // what settling each part of its candidates found (settlePart)
+	side    []newState   // mergeLowered's scratch
 	reached atomic.Int64
 	store   blocks // candidates' encodings
 	ids     []uint32
@@ -391,9 +392,22 @@ func (r *bfsRun) level(depth int) {
 	}
 	total := 0
 	if !cut {
+		// Late offers are settled by every worker on a share of
+		// every worker's candidates, then each worker puts its own in
+		// key order.
 		late := r.lateTable()
+		if late != nil {
+			for _, w := range r.w {
+				w.settleParts(len(r.w))
+			}
+			r.parallel(func(w *bfsWorker) {
+				for _, o := range r.w {
+					w.settlePart(late, o, w.id, len(r.w))
+				}
+			})
+		}
 		r.parallel(func(w *bfsWorker) {
-			if !w.settleLate(late) {
+			if late == nil || !w.settleDone() {
 				w.sortCandidates()
 			}
 		})

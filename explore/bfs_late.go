@@ -112,25 +112,59 @@ func (t *lateTable) bound(w int) uint64 {
 	return b
 }
 
-// settleLate gives each of the worker's candidates the least key offered
-// for it late, if less than its own; under symmetry the representative
-// that offer reached comes with it (it may be in another worker's store:
-// the candidate's sw says whose). It reports whether the candidates are
-// then in key order: they arrive in it (a worker offers in increasing key
-// order), and the few lowered are merged back into it here, which costs
-// far less than sorting the level again.
+// settlePart is what settling one part of a worker's candidates found:
+// the part's first and last keys as they were offered, whether it was in
+// key order, and the candidates (by index) whose key it lowered.
+type settlePart struct {
+	first, last uint64
+	empty       bool
+	sorted      bool
+	lowered     []int32
+}
+
+// settleLate settles all of the worker's candidates by itself (settleLate
+// for a worker alone; the workers of a level share the work out through
+// settlePart and settleDone).
 func (w *bfsWorker) settleLate(t *lateTable) (sorted bool) {
 	if t == nil {
 		return false
 	}
-	bound := t.bound(w.id)
-	lowered := w.lowered[:0]
-	sorted = true
+	w.settleParts(1)
+	w.settlePart(t, w, 0, 1)
+	return w.settleDone()
+}
+
+// settleParts readies the worker's candidates to be settled in n parts
+// (before the workers settle them side by side).
+func (w *bfsWorker) settleParts(n int) {
+	if len(w.parts) != n {
+		w.parts = make([]settlePart, n)
+	}
+}
+
+// settlePart gives each candidate of o's part-th of parts equal parts the
+// least key offered for it late, if less than its own; under symmetry the
+// representative that offer reached comes with it (it may be in another
+// worker's store: the candidate's sw says whose). The worker doing it
+// (w) only reads t and writes the candidates of that part, so the workers
+// settle the parts of every worker's candidates side by side: the work
+// falls mostly on the candidates of workers that reached states late in
+// the level (those keys are above bound), which one worker alone would
+// otherwise carry.
+func (w *bfsWorker) settlePart(t *lateTable, o *bfsWorker, part, parts int) {
+	res := &o.parts[part]
+	lo, hi := len(o.cands)*part/parts, len(o.cands)*(part+1)/parts
+	res.empty, res.sorted, res.lowered = lo == hi, true, res.lowered[:0]
+	if lo == hi {
+		return
+	}
+	res.first, res.last = o.cands[lo].key, o.cands[hi-1].key
+	bound := t.bound(o.id)
 	prev := uint64(0)
-	for i := range w.cands {
-		c := &w.cands[i]
+	for i := lo; i < hi; i++ {
+		c := &o.cands[i]
 		if c.key < prev {
-			sorted = false
+			res.sorted = false
 		}
 		prev = c.key
 		if c.key <= bound {
@@ -144,7 +178,29 @@ func (w *bfsWorker) settleLate(t *lateTable) (sorted bool) {
 		if w.r.sym {
 			c.sw, c.blk, c.off, c.n, c.st = e.sw, e.blk, e.off, e.n, e.st
 		}
-		lowered = append(lowered, int32(i))
+		res.lowered = append(res.lowered, int32(i))
+	}
+}
+
+// settleDone gathers the parts settlePart made of the worker's candidates
+// and reports whether the candidates are in key order: they arrive in it
+// (a worker offers in increasing key order), and the few lowered are
+// merged back into it here, which costs far less than sorting the level
+// again.
+func (w *bfsWorker) settleDone() (sorted bool) {
+	sorted = true
+	lowered := w.lowered[:0]
+	prev, any := uint64(0), false
+	for i := range w.parts {
+		p := &w.parts[i]
+		if p.empty {
+			continue
+		}
+		if !p.sorted || any && p.first < prev {
+			sorted = false
+		}
+		prev, any = p.last, true
+		lowered = append(lowered, p.lowered...)
 	}
 	w.lowered = lowered
 	if sorted && len(lowered) > 0 {
@@ -168,8 +224,10 @@ func (w *bfsWorker) mergeLowered() {
 		side = append(side, cands[lowered[j]])
 	}
 	w.order = order
-	li, sp, wp := len(lowered)-1, len(side)-1, len(cands)-1
-	for rp := len(cands) - 1; sp >= 0; wp-- {
+	// The candidates after the last lowered one keep their places (every
+	// lowered key was below theirs and still is): the merge starts at it.
+	li, sp, wp := len(lowered)-1, len(side)-1, int(lowered[len(lowered)-1])
+	for rp := wp; sp >= 0; wp-- {
 		for li >= 0 && rp == int(lowered[li]) {
 			rp, li = rp-1, li-1
 		}
