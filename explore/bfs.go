@@ -414,12 +414,19 @@ func (r *bfsRun) level(depth int) {
 		for _, w := range r.w {
 			total += len(w.cands)
 		}
-		r.parallel(func(w *bfsWorker) { w.finish(start) })
+		if r.shared != nil {
+			// Each worker ranks and gathers a share of the level
+			// (bfs_merge.go), then writes its own states' links.
+			for _, w := range r.w {
+				w.ids = slices.Grow(w.ids[:0], len(w.cands))[:len(w.cands)]
+			}
+			r.parallel(func(w *bfsWorker) { w.mergeShare(start, total) })
+			r.parallel(func(w *bfsWorker) { w.apply() })
+		} else {
+			r.parallel(func(w *bfsWorker) { w.finish(start) })
+		}
 		if r.failed() {
 			return
-		}
-		if r.shared != nil {
-			r.parallel(func(w *bfsWorker) { w.gather(start, total) })
 		}
 		r.live.levelDone(start, total)
 	}
@@ -688,8 +695,8 @@ const (
 // units any worker may claim (r.units: per worker, the units of its level
 // and every level before it; r.shares: each worker's contiguous share to
 // start from) when the workers share one seen-set in process and the
-// levels, wholly in memory, hold one run of ids in worker order (as gather
-// makes them); otherwise (nil) each worker expands its own level.
+// levels, wholly in memory, hold one run of ids in worker order (as
+// mergeShare makes them); otherwise (nil) each worker expands its own level.
 func (r *bfsRun) shareLevel() {
 	r.units = r.units[:0]
 	if r.shared == nil || r.net != nil || len(r.w) == 1 || testNoUnits {
@@ -971,55 +978,11 @@ func (w *bfsWorker) keep(c *newState, enc []byte, st model.State, owned bool) {
 
 // finish gives each new state its id (start + its rank among every
 // worker's new states), writes its link, checks its invariants, settles it
-// in the seen-set and adds it to the next level (in a shared BFS, gather
-// makes the next levels).
+// in the seen-set and adds it to the next level (in a shared BFS,
+// mergeShare makes the next levels).
 func (w *bfsWorker) finish(start uint32) {
 	w.rank(start)
 	w.apply()
-}
-
-// gather makes the worker's next frontier, in a shared BFS: the new states
-// with ids in its share of the level (the w-th of len(r.w) equal ranges),
-// whichever worker reached them first, in id order.
-func (w *bfsWorker) gather(start uint32, total int) {
-	r, n := w.r, len(w.r.w)
-	lo := start + uint32(total*w.id/n)
-	hi := start + uint32(total*(w.id+1)/n)
-	at := make([]int, n) // per worker, its first candidate not yet taken
-	for o, ow := range r.w {
-		at[o] = sort.Search(len(ow.ids), func(i int) bool { return ow.ids[i] >= lo })
-	}
-	cd := r.c.codec
-	var next [localBatch]*newState
-	for id := lo; id < hi; {
-		// The next states in id order, then their encodings' first
-		// bytes read in one loop of independent loads (see apply).
-		k := 0
-		for ; k < len(next) && id+uint32(k) < hi; k++ {
-			o := 0
-			for o < n-1 && (at[o] >= len(r.w[o].ids) || r.w[o].ids[at[o]] != id+uint32(k)) {
-				o++
-			}
-			next[k] = &r.w[o].cands[at[o]]
-			at[o]++
-		}
-		if cd != nil {
-			for _, c := range next[:k] {
-				if c.n > 0 {
-					w.sink += uint64(r.w[c.sw].store.bs[c.blk][c.off])
-				}
-			}
-		}
-		for _, c := range next[:k] {
-			if cd != nil {
-				w.next.pushBytes(id, r.w[c.sw].store.at(int(c.blk), int(c.off), int(c.n)))
-			} else {
-				w.next.pushClone(c.st, id)
-				c.st = nil
-			}
-			id++
-		}
-	}
 }
 
 // rank gives each new state its id: start + its rank among every worker's
@@ -1086,7 +1049,7 @@ func (w *bfsWorker) apply() {
 			w.seen.settle(c.fp)
 		}
 		switch {
-		case r.shared != nil: // gather pushes it
+		case r.shared != nil: // mergeShare pushed it
 		case cd != nil:
 			w.next.pushBytes(id, w.store.at(int(c.blk), int(c.off), int(c.n)))
 		default:

@@ -1,0 +1,138 @@
+package explore
+
+// In a shared BFS the new states of a level are in every worker's
+// candidates, each worker's in key order, and a state's id is start + its
+// rank among all of them. Worker w takes the states ranked in the w-th of
+// len(r.w) equal shares of the level: it finds where its share starts and
+// ends in each worker's candidates (cutAt), merges those runs by key,
+// gives each state its id and adds it to its own next level, in id order.
+// So each worker does a share of the ranking and of the copying, whatever
+// the number of workers (comparing every worker's candidates with every
+// other's, each worker would go through the whole level).
+
+// mergeShare gives the states of the worker's share of the level their ids
+// (in the ids of the worker holding each) and adds them to its next level.
+func (w *bfsWorker) mergeShare(start uint32, total int) {
+	r, n := w.r, len(w.r.w)
+	loRank, hiRank := total*w.id/n, total*(w.id+1)/n
+	at, end := r.cutAt(loRank), r.cutAt(hiRank)
+	cd := r.c.codec
+	id := start + uint32(loRank)
+	// A heap of the workers whose runs are not used up, least head key
+	// on top.
+	key := func(p int) uint64 { return r.w[p].cands[at[p]].key }
+	h := make([]int, 0, n)
+	for p := range at {
+		if at[p] < end[p] {
+			h = append(h, p)
+		}
+	}
+	down := func(i int) {
+		for {
+			c := 2*i + 1
+			if c >= len(h) {
+				return
+			}
+			if c+1 < len(h) && key(h[c+1]) < key(h[c]) {
+				c++
+			}
+			if key(h[i]) < key(h[c]) {
+				return
+			}
+			h[i], h[c] = h[c], h[i]
+			i = c
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	var next [localBatch]*newState
+	for left := hiRank - loRank; left > 0; {
+		// The next states in key order, their ids written, then their
+		// encodings' first bytes read in one loop of independent loads
+		// (see apply).
+		k := 0
+		for ; k < len(next) && k < left; k++ {
+			o := h[0]
+			ow := r.w[o]
+			ow.ids[at[o]] = id + uint32(k)
+			next[k] = &ow.cands[at[o]]
+			if at[o]++; at[o] == end[o] {
+				h[0] = h[len(h)-1]
+				h = h[:len(h)-1]
+			}
+			down(0)
+		}
+		left -= k
+		if cd != nil {
+			for _, c := range next[:k] {
+				if c.n > 0 {
+					w.sink += uint64(r.w[c.sw].store.bs[c.blk][c.off])
+				}
+			}
+		}
+		for _, c := range next[:k] {
+			if cd != nil {
+				w.next.pushBytes(id, r.w[c.sw].store.at(int(c.blk), int(c.off), int(c.n)))
+			} else {
+				w.next.pushClone(c.st, id)
+				c.st = nil
+			}
+			id++
+		}
+	}
+}
+
+// cutAt returns, for each worker, how many of its candidates rank below
+// rank among every worker's (their keys are distinct: a key names one
+// transition): those below the key ranked rank, the smallest key with
+// rank+1 keys at most it, found by halving the range of keys.
+func (r *bfsRun) cutAt(rank int) []int {
+	cut := make([]int, len(r.w))
+	total := 0
+	for _, w := range r.w {
+		total += len(w.cands)
+	}
+	if rank >= total {
+		for i, w := range r.w {
+			cut[i] = len(w.cands)
+		}
+		return cut
+	}
+	atMost := func(k uint64) int { // how many keys are ≤ k
+		c := 0
+		for _, w := range r.w {
+			c += upperBound(w.cands, k)
+		}
+		return c
+	}
+	lo, hi := uint64(0), ^uint64(0)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if atMost(mid) > rank {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if lo > 0 { // lo is the key ranked rank: below it, each worker's part
+		for i, w := range r.w {
+			cut[i] = upperBound(w.cands, lo-1)
+		}
+	}
+	return cut
+}
+
+// upperBound is the number of candidates (in key order) with a key ≤ k.
+func upperBound(cs []newState, k uint64) int {
+	lo, hi := 0, len(cs)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if cs[mid].key <= k {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
