@@ -42,7 +42,8 @@ import (
 // sequential search meets first (in a shared BFS, the worker holding the
 // candidate). After a level, the owners sort their new states by that key
 // and count, in every other owner's sorted keys, how many come before each
-// of theirs: that sum is the state's rank. A
+// of theirs: that sum is the state's rank (in a shared BFS, each worker
+// merges a share of the ranks out of every worker's keys: bfs_merge.go). A
 // sequential search stops in the middle of a level (at a violation, or at
 // max-states); the parallel one expands the whole level, then finds the
 // moment the sequential one would have stopped — the least (parent id,
