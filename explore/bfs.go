@@ -924,7 +924,7 @@ func (w *bfsWorker) evaluate(c *newState, key uint64, enc []byte, st model.State
 // offers it in the shared seen-set, under its shard's lock. The first to
 // reach it in the level keeps it among its candidates; another worker's
 // offer in the level is noted (late), and after the level the least key
-// offered wins (settleLate). The lock is held for the table alone: a
+// offered wins (settlePart). The lock is held for the table alone: a
 // worker's candidates are its own during the level.
 func (w *bfsWorker) offerShared(f fingerprint, key uint64, tix uint32, enc []byte, st model.State, owned bool) {
 	r := w.r
@@ -951,7 +951,7 @@ func (w *bfsWorker) offerShared(f fingerprint, key uint64, tix uint32, enc []byt
 	case inLevel && !again:
 		// Reached first in this level by another worker — or by this
 		// one, beyond the offered flags, or 4, 8, ... levels ago, with
-		// the same stamp: settleLate finds no candidate then.
+		// the same stamp: settlePart finds no candidate then.
 		w.addLate(f, key, tix, enc, st, owned)
 	}
 	// Otherwise known from an earlier level, or offered before by this

@@ -122,18 +122,6 @@ type settlePart struct {
 	lowered     []int32
 }
 
-// settleLate settles all of the worker's candidates by itself (settleLate
-// for a worker alone; the workers of a level share the work out through
-// settlePart and settleDone).
-func (w *bfsWorker) settleLate(t *lateTable) (sorted bool) {
-	if t == nil {
-		return false
-	}
-	w.settleParts(1)
-	w.settlePart(t, w, 0, 1)
-	return w.settleDone()
-}
-
 // settleParts readies the worker's candidates to be settled in n parts
 // (before the workers settle them side by side).
 func (w *bfsWorker) settleParts(n int) {

@@ -6,6 +6,16 @@ import (
 	"testing"
 )
 
+// settleAlone settles all of w's candidates by w alone, as one part.
+func settleAlone(w *bfsWorker, t *lateTable) (sorted bool) {
+	if t == nil {
+		return false
+	}
+	w.settleParts(1)
+	w.settlePart(t, w, 0, 1)
+	return w.settleDone()
+}
+
 // TestSettleLate checks the end of a shared level's late offers: a
 // candidate takes the least key any other worker offered late when it is
 // less than its own (and under symmetry the representative that offer
@@ -39,7 +49,7 @@ func TestSettleLate(t *testing.T) {
 		}
 		tab := r.lateTable()
 		for _, w := range r.w {
-			if !w.settleLate(tab) {
+			if !settleAlone(w, tab) {
 				t.Fatalf("sym=%v: worker %d's candidates, in key order, are said not to be", sym, w.id)
 			}
 		}
@@ -69,7 +79,7 @@ func TestSettleLate(t *testing.T) {
 		// Out of key order (never so in a search), the keys are lowered
 		// all the same and the order is left to sortCandidates.
 		w2.cands = []newState{{fp: fp(3), key: 700, tix: 3}, {fp: fp(1), key: 500, tix: 1}}
-		if w2.settleLate(tab) {
+		if settleAlone(w2, tab) {
 			t.Fatalf("sym=%v: candidates out of key order are said to be in it", sym)
 		}
 		if w2.cands[0].key != 150 || w2.cands[1].key != 120 {
@@ -177,7 +187,7 @@ func TestSettleParts(t *testing.T) {
 		}
 		var sortedA []bool
 		for _, w := range a.w {
-			sortedA = append(sortedA, w.settleLate(ta))
+			sortedA = append(sortedA, settleAlone(w, ta))
 		}
 		for _, w := range b.w {
 			w.settleParts(n)

@@ -56,7 +56,7 @@ func TestSharedSeenStamps(t *testing.T) {
 				t.Fatalf("%x at depth %d: new %v, in level %v", f.lo, d, isNew, inLevel)
 			}
 			// Old: settled, but with this level's stamp and no flag of
-			// the worker it is not (settleLate finds no candidate).
+			// the worker it is not (settlePart finds no candidate).
 			by2 := uint64(sharedBy0 << 2)
 			if lockFree && (!s.settled(f, stampOf(d), by1) || s.settled(f, stampOf(d), by2) != (d != 5)) {
 				t.Fatalf("%x at depth %d: settled wrongly", f.lo, d)
