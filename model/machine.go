@@ -391,6 +391,15 @@ func (m *Machine[N, M]) fire(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai, m
 		return true
 	}
 	var choice [maxChoices]uint8
+	// The transition is written before the loop, and in it only when the
+	// step draws: the yield's copy of it, one 16-byte load, then reads
+	// bytes stored long before rather than just now one by one (which
+	// the processor cannot forward to it: that stall was a fifth of
+	// fire's time).
+	t := Transition{Kind: kind, Node: u, Action: uint8(ai)}
+	if mi >= 0 {
+		t.Msg = uint16(mi)
+	}
 	for {
 		next.copyFrom(w)
 		c.reset(m, next, u, w.Meta[u].D, true, choice)
@@ -404,12 +413,12 @@ func (m *Machine[N, M]) fire(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai, m
 			next.Meta[u].Requests++
 		}
 		a.Do(c, &next.Nodes[u])
-		t := Transition{Kind: kind, Node: u, Action: uint8(ai), Choices: uint8(c.nchoice)}
-		if mi >= 0 {
-			t.Msg = uint16(mi)
-		}
-		for k := 0; k < c.nchoice; k++ {
-			t.Choice |= uint32(c.choice[k]) << (8 * k)
+		if c.nchoice > 0 || t.Choices > 0 {
+			var drawn uint32
+			for k := 0; k < c.nchoice; k++ {
+				drawn |= uint32(c.choice[k]) << (8 * k)
+			}
+			t.Choices, t.Choice = uint8(c.nchoice), drawn
 		}
 		if next.hint != nil {
 			next.hint.dirty = 1 << u // a node step changes only its own node
