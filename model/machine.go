@@ -53,12 +53,11 @@ type scratch[N Value, M Message] struct {
 	inbox [MaxNodes + 1]int // inboxes' ranges
 	at    actionAt
 	yield func(Transition, State) bool // the caller's
-	inner func(Transition, State) bool // sc.innerYield, made once
 }
 
-// innerYield hands a node step's successor to the caller, marking that the
+// yieldStep hands a node step's successor to the caller, marking that the
 // caller's code runs (its panics are its own).
-func (sc *scratch[N, M]) innerYield(t Transition, s State) bool {
+func (sc *scratch[N, M]) yieldStep(t Transition, s State) bool {
 	sc.at.yielding = true
 	ok := sc.yield(t, s)
 	sc.at.yielding = false
@@ -293,9 +292,6 @@ func (m *Machine[N, M]) successors(sc *scratch[N, M], s State, yield func(Transi
 		next.layFlat(len(w.Nodes), 2*(len(w.Msgs)+flatSlack))
 	}
 	sc.at, sc.yield = actionAt{}, yield
-	if sc.inner == nil {
-		sc.inner = sc.innerYield
-	}
 	defer m.recoverAction(sc)
 	inbox := inboxes(w, &sc.inbox)
 	for u := range w.Nodes {
@@ -304,7 +300,7 @@ func (m *Machine[N, M]) successors(sc *scratch[N, M], s State, yield func(Transi
 		}
 		for ai := range m.p.Actions {
 			sc.at = actionAt{u: NodeID(u), ai: ai, running: true}
-			if !m.nodeAction(w, next, c, NodeID(u), ai, inbox[u], inbox[u+1], sc.inner) {
+			if !m.nodeAction(w, next, sc, NodeID(u), ai, inbox[u], inbox[u+1]) {
 				return
 			}
 		}
@@ -324,7 +320,7 @@ func (m *Machine[N, M]) successors(sc *scratch[N, M], s State, yield func(Transi
 
 // nodeAction yields every enabled instance of action ai at node u.
 // Only messages lo..hi-1 (see inboxes) can be addressed to u.
-func (m *Machine[N, M]) nodeAction(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai, lo, hi int, yield func(Transition, State) bool) bool {
+func (m *Machine[N, M]) nodeAction(w, next *World[N, M], sc *scratch[N, M], u NodeID, ai, lo, hi int) bool {
 	a := &m.p.Actions[ai]
 	kind := NodeStep
 	switch a.Kind {
@@ -350,13 +346,13 @@ func (m *Machine[N, M]) nodeAction(w, next *World[N, M], c *Ctx[N, M], u NodeID,
 			if a.On != nil && !a.On(e.Msg) {
 				continue
 			}
-			if !m.fire(w, next, c, u, ai, mi, kind, yield) {
+			if !m.fire(w, next, sc, u, ai, mi, kind) {
 				return false
 			}
 		}
 		return true
 	}
-	return m.fire(w, next, c, u, ai, -1, kind, yield)
+	return m.fire(w, next, sc, u, ai, -1, kind)
 }
 
 // inboxes sets b[u]..b[u+1]-1 to the messages in transit to node u: the
@@ -381,8 +377,8 @@ func inboxes[N Value, M Message](w *World[N, M], b *[MaxNodes + 1]int) *[MaxNode
 
 // fire checks the guard of action ai at u (receiving message mi if mi ≥ 0)
 // and yields one successor per outcome of its random draws.
-func (m *Machine[N, M]) fire(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai, mi int, kind StepKind, yield func(Transition, State) bool) bool {
-	a := &m.p.Actions[ai]
+func (m *Machine[N, M]) fire(w, next *World[N, M], sc *scratch[N, M], u NodeID, ai, mi int, kind StepKind) bool {
+	a, c := &m.p.Actions[ai], &sc.c
 	c.reset(m, w, u, w.Meta[u].D, false, [maxChoices]uint8{})
 	if mi >= 0 {
 		c.env = &w.Msgs[mi]
@@ -423,7 +419,7 @@ func (m *Machine[N, M]) fire(w, next *World[N, M], c *Ctx[N, M], u NodeID, ai, m
 		if next.hint != nil {
 			next.hint.dirty = 1 << u // a node step changes only its own node
 		}
-		if !yield(t, next) {
+		if !sc.yieldStep(t, next) {
 			return false
 		}
 		// Advance the odometer over the draws this run made.
