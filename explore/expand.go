@@ -79,15 +79,15 @@ func (x *expander) expand(st model.State, ample int, withFP, wantDeadlock bool, 
 		x.keyS = x.sys.AppendKey(x.keyS[:0], st)
 	}
 	if x.step == nil {
-		x.step = x.onStep
+		x.step = x.stepper()
 	}
 	x.h.Successors(st, x.step)
 	return e.n, e.done && e.wantDeadlock && !e.progress && x.pending.Pending(st)
 }
 
 // expansion is the state of one expand call, kept in the expander so that
-// the successor callback is one method value made once (no closure, no
-// allocation per state).
+// the successor callback is one closure made once (no allocation per
+// state).
 type expansion struct {
 	fn                                   func(sc *succ) bool
 	sc                                   succ
@@ -96,47 +96,52 @@ type expansion struct {
 	withFP, wantDeadlock, progress, done bool
 }
 
-// onStep is expand's callback for one successor.
-func (x *expander) onStep(t model.Transition, next model.State) bool {
-	e := &x.cur
-	sc := &e.sc
-	sc.ord = e.ord
-	e.ord++
-	if e.ample >= 0 && (t.Kind == model.AdversaryStep || int(t.Node) != e.ample) {
-		return true // outside the ample set: neither explored nor counted
-	}
-	e.n++
-	sc.t, sc.next, sc.tix = t, next, e.n
-	var key []byte // next's key, when made
-	sc.enc = nil
-	if e.withFP {
-		if x.viewer != nil {
-			key, _ = x.viewer.KeyView(next)
+// stepper returns expand's callback for one successor. It is a closure
+// over x rather than a method value, which is a closure that calls the
+// method: one more call and one more copy of the transition for every
+// transition.
+func (x *expander) stepper() func(model.Transition, model.State) bool {
+	return func(t model.Transition, next model.State) bool {
+		e := &x.cur
+		sc := &e.sc
+		sc.ord = e.ord
+		e.ord++
+		if e.ample >= 0 && (t.Kind == model.AdversaryStep || int(t.Node) != e.ample) {
+			return true // outside the ample set: neither explored nor counted
 		}
-		if key != nil {
-			sc.fp = fingerprintOf(key, false)
-		} else {
-			sc.fp = x.fingerprint(next)
-			if x.canon == nil {
-				key = x.key
+		e.n++
+		sc.t, sc.next, sc.tix = t, next, e.n
+		var key []byte // next's key, when made
+		sc.enc = nil
+		if e.withFP {
+			if x.viewer != nil {
+				key, _ = x.viewer.KeyView(next)
+			}
+			if key != nil {
+				sc.fp = fingerprintOf(key, false)
+			} else {
+				sc.fp = x.fingerprint(next)
+				if x.canon == nil {
+					key = x.key
+				}
+			}
+			if x.keyEnc {
+				sc.enc = key
 			}
 		}
-		if x.keyEnc {
-			sc.enc = key
+		if e.wantDeadlock && !e.progress && t.Kind != model.AdversaryStep {
+			if key == nil {
+				x.key = x.sys.AppendKey(x.key[:0], next)
+				key = x.key
+			}
+			e.progress = isProgress(t, x.keyS, key)
 		}
-	}
-	if e.wantDeadlock && !e.progress && t.Kind != model.AdversaryStep {
-		if key == nil {
-			x.key = x.sys.AppendKey(x.key[:0], next)
-			key = x.key
+		if e.fn != nil && !e.fn(sc) {
+			e.done = false
+			return false
 		}
-		e.progress = isProgress(t, x.keyS, key)
+		return true
 	}
-	if e.fn != nil && !e.fn(sc) {
-		e.done = false
-		return false
-	}
-	return true
 }
 
 // handleOf returns a handle of sys for one goroutine: its own, when it has
