@@ -92,6 +92,8 @@ type padMasks struct{ nodes, meta, msgs *padMask }
 type padMask struct {
 	size  int
 	words []padWord
+	// each: every element is one word, with these bits to keep (0: no)
+	each uint64
 }
 
 type padWord struct {
@@ -121,6 +123,9 @@ func runMask(t reflect.Type, k int) *padMask {
 	}
 	run := bytes.Repeat(one, k)
 	m := &padMask{size: len(run)}
+	if len(one) == 8 {
+		m.each = binary.LittleEndian.Uint64(one)
+	}
 	for off := 0; off < len(run); off += 8 {
 		var w [8]byte
 		copy(w[:], run[off:])
@@ -156,6 +161,13 @@ func markFields(mask []byte, t reflect.Type, off uintptr) {
 // b is longer than its run).
 func (m *padMask) clear(b []byte) {
 	if m == nil {
+		return
+	}
+	if m.each != 0 {
+		// A word an element (RA's node states): one loop, no table.
+		for ; len(b) >= 8; b = b[8:] {
+			binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(b)&m.each)
+		}
 		return
 	}
 	for len(b) > 0 {
