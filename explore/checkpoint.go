@@ -40,8 +40,10 @@ import (
 
 // checkpointVersion is the format of the files; a reader refuses others.
 // Version 2: the specs key states by their bytes (model.Protocol.RawKey),
-// so the fingerprints in a version 1 seen-set are not theirs.
-const checkpointVersion = 2
+// so the fingerprints in a version 1 seen-set are not theirs. Version 3:
+// fingerprints are model.Fingerprint's folded-multiply hash, no longer
+// XXH64.
+const checkpointVersion = 3
 
 // DefaultCheckpointEvery is the CLI's default interval between checkpoints
 // (--checkpoint-every).
