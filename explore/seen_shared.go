@@ -65,6 +65,7 @@ func (sh *lockedShard) publish() {
 }
 
 // prefetch reads the home slot of each fingerprint in its shard's table,
+// and the slots 8 and 16 further on,
 // without the locks (see seenSet.prefetch): the values read may be stale
 // or torn by a concurrent write, and serve only to bring the slots into
 // the cache.
@@ -76,7 +77,9 @@ func (s *sharedSeen) prefetch(fs []fingerprint) uint64 {
 	for _, f := range fs {
 		p := &s.pub[shardOf(f)]
 		t := *p.tab.Load()
-		sum += atomic.LoadUint64(&t[home(packed(f)>>flagBits<<flagBits, len(t))])
+		i, last := home(packed(f)>>flagBits<<flagBits, len(t)), uint64(len(t)-1)
+		sum += atomic.LoadUint64(&t[i]) + atomic.LoadUint64(&t[min(i+8, last)]) +
+			atomic.LoadUint64(&t[min(i+16, last)])
 	}
 	return sum
 }
