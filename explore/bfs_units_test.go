@@ -252,3 +252,27 @@ func TestShareLevel(t *testing.T) {
 		t.Fatalf("%d states on disk, want 5", k)
 	}
 }
+
+// TestGrowCands: the candidates' room doubles when full (up to bigCands),
+// keeps what it holds, and is left alone while there is room.
+func TestGrowCands(t *testing.T) {
+	w := &bfsWorker{cands: make([]newState, 3000)}
+	for i := range w.cands {
+		w.cands[i].key = uint64(i)
+	}
+	w.growCands()
+	if len(w.cands) != 3000 || cap(w.cands) < 6000 {
+		t.Fatalf("full at 3000: len %d cap %d, want cap ≥ 6000", len(w.cands), cap(w.cands))
+	}
+	for i := range w.cands {
+		if w.cands[i].key != uint64(i) {
+			t.Fatalf("candidate %d lost in the growth", i)
+		}
+	}
+	c := cap(w.cands)
+	w.cands = append(w.cands, newState{})
+	w.growCands()
+	if cap(w.cands) != c {
+		t.Fatalf("grown with room left: cap %d → %d", c, cap(w.cands))
+	}
+}
