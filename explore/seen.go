@@ -66,10 +66,23 @@ func (sh *shard) alloc(n int, wide bool) {
 // each core running another worker, at every page of every table a probe
 // reads before it writes. A write first maps the page once, locally.
 func touched(t []uint64) []uint64 {
-	for i := 0; i < len(t); i += 512 {
-		t[i] = 0
-	}
+	eachPageSlot(len(t), func(i int) { t[i] = 0 })
 	return t
+}
+
+// eachPageSlot calls fn with slots of a table of n 8-byte slots, one in
+// each 4 KiB page the table overlaps wherever it starts: every 512th from
+// the first, and the last. Tables under 32 KiB (a shared seen-set's
+// shards, mostly) are not page-aligned, so their last page is partly
+// theirs: without the last slot it was read first, and with two workers
+// on RA N=4 the flushes that followed took 1.7% of the CPU time.
+func eachPageSlot(n int, fn func(int)) {
+	for i := 0; i < n; i += 4096 / 8 {
+		fn(i)
+	}
+	if n > 0 {
+		fn(n - 1)
+	}
 }
 
 // home is the first slot of a fingerprint whose slot value is v in a table
