@@ -55,12 +55,15 @@ type newState struct {
 	fp  fingerprint
 	key uint64 // parent id << 32 | ordinal: when a sequential BFS reaches it
 	tix uint32 // transitions of the parent counted up to it, itself included
-	sw  int32  // the worker whose store holds its encoding (codec)
+	sw  int32  // the worker whose store holds its encoding, or its clone
 	ev  uint64 // bit i: invariant i fails in it
-	blk int32  // its encoding: block and offset in worker sw's store (codec)
+	blk int32  // its encoding: block and offset in worker sw's store (codec); without a codec, its clone's index in worker sw's clones
 	off int32
 	n   int32
-	st  model.State // its clone (no codec)
+	// No pointer: the garbage collector does not scan candidates, and
+	// never reads the room a growth leaves (whose pages it would map to
+	// the zero page, to be replaced at the first write with a flush of
+	// every other core's TLB).
 }
 
 // batch carries successors to their owner.
@@ -145,7 +148,8 @@ type bfsWorker struct {
 	parts   []settlePart // what settling each part of its candidates found (settlePart)
 	side    []newState   // mergeLowered's scratch
 	reached atomic.Int64
-	store   blocks // candidates' encodings
+	store   blocks        // candidates' encodings
+	clones  []model.State // candidates' clones, without a codec (newState.blk)
 	ids     []uint32
 	cur     *level
 	next    *level
@@ -489,6 +493,8 @@ func (w *bfsWorker) expandLevel(cut, wantDeadlock bool) {
 	w.expanded, w.succN, w.hasDead, w.trans = w.expanded[:0], w.succN[:0], false, 0
 	w.cands, w.ends = w.cands[:0], 0
 	w.store.reset()
+	clear(w.clones)
+	w.clones = w.clones[:0]
 	clear(w.late)
 	w.late = w.late[:0]
 	if r.shared == nil {
@@ -985,11 +991,12 @@ func (w *bfsWorker) keep(c *newState, enc []byte, st model.State, owned bool) {
 	cd := w.r.c.codec
 	c.sw = int32(w.id)
 	switch {
-	case cd == nil && owned:
-		c.st = st
-		return
 	case cd == nil:
-		c.st = w.x.h.Clone(st)
+		if !owned {
+			st = w.x.h.Clone(st)
+		}
+		c.blk = int32(len(w.clones))
+		w.clones = append(w.clones, st)
 		return
 	case enc == nil:
 		w.buf = cd.AppendState(w.buf[:0], st)
@@ -1076,8 +1083,7 @@ func (w *bfsWorker) apply() {
 		case cd != nil:
 			w.next.pushBytes(id, w.store.at(int(c.blk), int(c.off), int(c.n)))
 		default:
-			w.next.pushClone(c.st, id)
-			c.st = nil
+			w.next.pushClone(r.w[c.sw].clones[c.blk], id)
 		}
 		for ev := c.ev; ev != 0; {
 			k := bits.TrailingZeros64(ev)

@@ -164,7 +164,7 @@ func (w *bfsWorker) settlePart(t *lateTable, o *bfsWorker, part, parts int) {
 		}
 		c.key, c.tix = e.key, e.tix
 		if w.r.sym {
-			c.sw, c.blk, c.off, c.n, c.st = e.sw, e.blk, e.off, e.n, e.st
+			c.sw, c.blk, c.off, c.n = e.sw, e.blk, e.off, e.n
 		}
 		res.lowered = append(res.lowered, int32(i))
 	}

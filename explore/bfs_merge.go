@@ -75,8 +75,7 @@ func (w *bfsWorker) mergeShare(start uint32, total int) {
 			if cd != nil {
 				w.next.pushBytes(id, r.w[c.sw].store.at(int(c.blk), int(c.off), int(c.n)))
 			} else {
-				w.next.pushClone(c.st, id)
-				c.st = nil
+				w.next.pushClone(r.w[c.sw].clones[c.blk], id)
 			}
 			id++
 		}
