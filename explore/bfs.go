@@ -397,6 +397,10 @@ func (r *bfsRun) level(depth int) {
 	}
 	total := 0
 	if !cut {
+		// The level is expanded: its blocks hold the next one.
+		for _, w := range r.w {
+			w.cur.handBlocks(w.next)
+		}
 		// Late offers are settled by every worker on a share of
 		// every worker's candidates, then each worker puts its own in
 		// key order.
