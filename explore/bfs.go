@@ -57,7 +57,7 @@ type newState struct {
 	tix uint32 // transitions of the parent counted up to it, itself included
 	sw  int32  // the worker whose store holds its encoding, or its clone
 	ev  uint64 // bit i: invariant i fails in it
-	blk int32  // its encoding: block and offset in worker sw's store (codec); without a codec, its clone's index in worker sw's clones
+	blk int32  // its encoding: block and offset in worker sw's store (codec); its clone's index in worker sw's clones (no codec)
 	off int32
 	n   int32
 	// No pointer: the garbage collector does not scan candidates, and
@@ -975,7 +975,7 @@ func (w *bfsWorker) offerShared(f fingerprint, key uint64, tix uint32, enc []byt
 // quarter, so a level larger than any before would copy the candidates
 // many times over, into fresh memory the kernel maps page by page (with
 // two workers on RA N=4, 2.5% of the CPU time went to those copies and
-// faults). Beyond a million (72 MB), growing by half bounds what a
+// faults). Beyond a million (56 MB), growing by half bounds what a
 // growth holds at once, the old room and the new, to 2.5 times the old.
 func (w *bfsWorker) growCands() {
 	if n := len(w.cands); n == cap(w.cands) {
@@ -989,6 +989,9 @@ func (w *bfsWorker) growCands() {
 
 // bigCands is where growCands stops doubling.
 const bigCands = 1 << 20
+
+// cloneOf is the clone a candidate names (systems without a codec).
+func (r *bfsRun) cloneOf(c *newState) model.State { return r.w[c.sw].clones[c.blk] }
 
 // keep stores a candidate's state.
 func (w *bfsWorker) keep(c *newState, enc []byte, st model.State, owned bool) {
@@ -1087,7 +1090,7 @@ func (w *bfsWorker) apply() {
 		case cd != nil:
 			w.next.pushBytes(id, w.store.at(int(c.blk), int(c.off), int(c.n)))
 		default:
-			w.next.pushClone(r.w[c.sw].clones[c.blk], id)
+			w.next.pushClone(r.cloneOf(c), id)
 		}
 		for ev := c.ev; ev != 0; {
 			k := bits.TrailingZeros64(ev)

@@ -75,7 +75,7 @@ func (w *bfsWorker) mergeShare(start uint32, total int) {
 			if cd != nil {
 				w.next.pushBytes(id, r.w[c.sw].store.at(int(c.blk), int(c.off), int(c.n)))
 			} else {
-				w.next.pushClone(r.w[c.sw].clones[c.blk], id)
+				w.next.pushClone(r.cloneOf(c), id)
 			}
 			id++
 		}

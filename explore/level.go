@@ -211,8 +211,8 @@ func (l *level) reset() {
 // l's states are expanded (l keeps its count, for progress): a worker's
 // two levels then share one set of blocks, the level being expanded's and
 // then the next one's, rather than each holding its own as large as the
-// largest level (with RA N=4, 41 MB less, and that much fresh memory
-// less to map at a level's end).
+// largest level (RA N=4: peak RSS 24 MiB lower, and that much less fresh
+// memory to map at a level's end).
 func (l *level) handBlocks(to *level) {
 	for _, b := range l.mem.bs {
 		to.mem.bs = append(to.mem.bs, b[:0])

@@ -167,8 +167,16 @@ func (s *seenSet) homeSlot(f fingerprint) uint64 {
 	sh := &s.shards[f.lo>>(64-flagBits)]
 	v := packed(f)
 	i := home(v>>flagBits<<flagBits, len(sh.lo))
-	last := uint64(len(sh.lo) - 1)
-	return sh.lo[i] + sh.lo[min(i+8, last)] + sh.lo[min(i+16, last)]
+	j, k := nextLines(i, len(sh.lo))
+	return sh.lo[i] + sh.lo[j] + sh.lo[k]
+}
+
+// nextLines are the slots 8 and 16 after slot i in a table of n (the last
+// slot at most): one in each of the two lines after i's that a probe for a
+// new fingerprint reads (see prefetch).
+func nextLines(i uint64, n int) (uint64, uint64) {
+	last := uint64(n - 1)
+	return min(i+8, last), min(i+16, last)
 }
 
 // settle clears f's level flags: its level is over.

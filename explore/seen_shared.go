@@ -77,9 +77,9 @@ func (s *sharedSeen) prefetch(fs []fingerprint) uint64 {
 	for _, f := range fs {
 		p := &s.pub[shardOf(f)]
 		t := *p.tab.Load()
-		i, last := home(packed(f)>>flagBits<<flagBits, len(t)), uint64(len(t)-1)
-		sum += atomic.LoadUint64(&t[i]) + atomic.LoadUint64(&t[min(i+8, last)]) +
-			atomic.LoadUint64(&t[min(i+16, last)])
+		i := home(packed(f)>>flagBits<<flagBits, len(t))
+		j, k := nextLines(i, len(t))
+		sum += atomic.LoadUint64(&t[i]) + atomic.LoadUint64(&t[j]) + atomic.LoadUint64(&t[k])
 	}
 	return sum
 }
