@@ -161,6 +161,7 @@ type bfsWorker struct {
 	into    model.State // evaluate's decoding target
 	dec     model.State // expandUnits' decoding target
 	buf     []byte
+	outcome []uint8 // offerSharedBatch's scratch
 
 	// per level, in expansion order: ids expanded and transitions counted
 	expanded []uint32
@@ -795,6 +796,8 @@ func (w *bfsWorker) offerBatch(b *batch) {
 	}
 	if sh := w.r.shared; sh != nil {
 		w.sink += sh.prefetch(b.fps)
+		w.offerSharedBatch(b)
+		return
 	} else {
 		w.sink += w.seen.prefetch(b.fps)
 		if w.indexed {
@@ -938,13 +941,64 @@ func (w *bfsWorker) evaluate(c *newState, key uint64, enc []byte, st model.State
 // offered wins (settlePart). The lock is held for the table alone: a
 // worker's candidates are its own during the level.
 func (w *bfsWorker) offerShared(f fingerprint, key uint64, tix uint32, enc []byte, st model.State, owned bool) {
+	switch w.reachShared(f) {
+	case offerNew:
+		w.keepNew(f, key, tix, enc, st, owned)
+	case offerLate:
+		// Reached first in this level by another worker — or by this
+		// one, beyond the offered flags, or 4, 8, ... levels ago, with
+		// the same stamp: settlePart finds no candidate then.
+		w.addLate(f, key, tix, enc, st, owned)
+	}
+	// Otherwise known from an earlier level, or offered before by this
+	// worker, with a lesser key.
+}
+
+// offerSharedBatch is offerBatch in a shared BFS, in two passes: the
+// first settles each successor in the shared seen-set (reachShared), the
+// second keeps the new ones and notes the late ones. A lock's atomic
+// instructions wait for every store before them to complete; in one pass,
+// they would wait for the stores that keeping a new state makes (its
+// candidate, its encoding, its decoding: fresh lines, cache misses), so
+// the seen-set's updates are made together, with only the table's own
+// writes between them. Nothing reads a worker's candidates during the
+// level, so keeping them after the whole batch is settled changes nothing.
+func (w *bfsWorker) offerSharedBatch(b *batch) {
+	out := w.outcome[:0]
+	for _, f := range b.fps {
+		out = append(out, w.reachShared(f))
+	}
+	w.outcome = out
+	start := 0
+	for i, o := range out {
+		enc := b.data[start:b.ends[i]]
+		start = b.ends[i]
+		switch o {
+		case offerNew:
+			w.keepNew(b.fps[i], b.keys[i], b.tixs[i], enc, nil, false)
+		case offerLate:
+			w.addLate(b.fps[i], b.keys[i], b.tixs[i], enc, nil, false)
+		}
+	}
+}
+
+// An offer's outcome in a shared seen-set.
+const (
+	offerKnown uint8 = iota // known from an earlier level, or offered before by the same worker with a lesser key
+	offerNew                // first reached in this level: a candidate of this worker
+	offerLate               // reached first in this level by another worker (see offerShared)
+)
+
+// reachShared adds f to the shared seen-set, under its shard's lock unless
+// a read without it settles the offer.
+func (w *bfsWorker) reachShared(f fingerprint) uint8 {
 	r := w.r
 	by := uint64(0)
 	if w.id < sharedByMax {
 		by = sharedBy0 << w.id
 	}
 	if r.shared.settled(f, w.stamp, by) {
-		return
+		return offerKnown
 	}
 	sh := r.shared.shard(f)
 	sh.mu.Lock()
@@ -955,19 +1009,21 @@ func (w *bfsWorker) offerShared(f fingerprint, key uint64, tix uint32, enc []byt
 	sh.mu.Unlock()
 	switch {
 	case isNew:
-		w.growCands()
-		w.cands = append(w.cands, newState{fp: f, key: key, tix: tix})
-		c := &w.cands[len(w.cands)-1]
-		w.keep(c, enc, st, owned)
-		w.evaluate(c, key, enc, st)
+		return offerNew
 	case inLevel && !again:
-		// Reached first in this level by another worker — or by this
-		// one, beyond the offered flags, or 4, 8, ... levels ago, with
-		// the same stamp: settlePart finds no candidate then.
-		w.addLate(f, key, tix, enc, st, owned)
+		return offerLate
 	}
-	// Otherwise known from an earlier level, or offered before by this
-	// worker, with a lesser key.
+	return offerKnown
+}
+
+// keepNew makes a state first reached in this level one of the worker's
+// candidates.
+func (w *bfsWorker) keepNew(f fingerprint, key uint64, tix uint32, enc []byte, st model.State, owned bool) {
+	w.growCands()
+	w.cands = append(w.cands, newState{fp: f, key: key, tix: tix})
+	c := &w.cands[len(w.cands)-1]
+	w.keep(c, enc, st, owned)
+	w.evaluate(c, key, enc, st)
 }
 
 // growCands doubles the candidates' room when it is full, up to a million
