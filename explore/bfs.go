@@ -997,12 +997,13 @@ func (w *bfsWorker) reachShared(f fingerprint) uint8 {
 	if w.id < sharedByMax {
 		by = sharedBy0 << w.id
 	}
-	if r.shared.settled(f, w.stamp, by) {
+	ok, at, n := r.shared.settled(f, w.stamp, by)
+	if ok {
 		return offerKnown
 	}
 	sh := r.shared.shard(f)
 	sh.mu.Lock()
-	isNew, inLevel, again := sh.s.reachStamped(f, w.stamp, by)
+	isNew, inLevel, again := sh.s.reachStamped(f, w.stamp, by, at, n)
 	if isNew {
 		sh.publish()
 	}

@@ -94,10 +94,16 @@ func home(v uint64, n int) uint64 {
 
 // find returns the slot holding f, or the empty slot where it belongs.
 func (sh *shard) find(f fingerprint) (uint64, bool) {
+	return sh.findFrom(f, home(packed(f)>>flagBits<<flagBits, len(sh.lo)))
+}
+
+// findFrom is find with the probe started at slot i, on f's probe path
+// past slots that hold other fingerprints.
+func (sh *shard) findFrom(f fingerprint, i uint64) (uint64, bool) {
 	v := packed(f)
 	lo, hi := sh.lo, sh.hi // in locals: the loop does not reload them
 	n := uint64(len(lo))
-	for i := home(v>>flagBits<<flagBits, len(lo)); ; {
+	for {
 		x := lo[i]
 		switch {
 		case x == 0:

@@ -93,22 +93,24 @@ func (s *sharedSeen) prefetch(fs []fingerprint) uint64 {
 // possibly being written (each is read whole: an 8-byte aligned load). A
 // false answer says nothing. With 128-bit fingerprints, and in a build
 // with the race detector (lockFree), it always answers false.
-func (s *sharedSeen) settled(f fingerprint, stamp, by uint64) bool {
+//
+// It also returns where its probe stopped, for reachStamped: f's slot or
+// the empty slot where f belonged, in a table of n slots (0: no probe).
+func (s *sharedSeen) settled(f fingerprint, stamp, by uint64) (ok bool, at uint64, n int) {
 	if s.wide || !lockFree {
-		return false
+		return false, 0, 0
 	}
 	t := *s.pub[shardOf(f)].tab.Load()
 	v := packed(f)
-	n := uint64(len(t))
 	for i := home(v>>flagBits<<flagBits, len(t)); ; {
 		x := atomic.LoadUint64(&t[i])
 		switch {
 		case x == 0:
-			return false
+			return false, i, len(t)
 		case x&^levelBits == v:
-			return x&stampMask != stamp || x&by != 0
+			return x&stampMask != stamp || x&by != 0, i, len(t)
 		}
-		if i++; i == n {
+		if i++; i == uint64(len(t)) {
 			i = 0
 		}
 	}
@@ -130,12 +132,21 @@ const (
 // stampOf is the stamp of the states first reached at depth d.
 func stampOf(d int) uint64 { return uint64(d&3) << stampShift }
 
-// reach adds f, first reached in the level whose stamp is stamp, by the
-// worker whose offered flag is by (0 for none); it reports whether f is
-// new, and if not whether its stamp is the level's (inLevel) and whether
-// the same worker had offered it.
-func (sh *shard) reachStamped(f fingerprint, stamp, by uint64) (isNew, inLevel, again bool) {
-	i, ok := sh.find(f)
+// reachStamped adds f, first reached in the level whose stamp is stamp, by
+// the worker whose offered flag is by (0 for none); it reports whether f
+// is new, and if not whether its stamp is the level's (inLevel) and
+// whether the same worker had offered it. Its probe starts at slot at when
+// the table still has n slots (where settled's stopped; 0: from f's home):
+// a table is only ever replaced by a larger one, and the slots settled
+// passed held other fingerprints, which no slot ever loses.
+func (sh *shard) reachStamped(f fingerprint, stamp, by, at uint64, n int) (isNew, inLevel, again bool) {
+	var i uint64
+	var ok bool
+	if n == len(sh.lo) && sh.hi == nil {
+		i, ok = sh.findFrom(f, at)
+	} else {
+		i, ok = sh.find(f)
+	}
 	if ok {
 		x := sh.lo[i]
 		if x&stampMask != stamp {

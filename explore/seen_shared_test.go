@@ -23,10 +23,10 @@ func TestSharedSeenStamps(t *testing.T) {
 	level := stampOf(1)
 	for _, f := range fps {
 		sh := s.shard(f)
-		if s.settled(f, level, by0) {
+		if settledOK(s, f, level, by0) {
 			t.Fatalf("%x: settled before it was reached", f.lo)
 		}
-		isNew, _, _ := sh.s.reachStamped(f, level, by0)
+		isNew, _, _ := sh.s.reachStamped(f, level, by0, 0, 0)
 		sh.publish()
 		if !isNew {
 			t.Fatalf("%x: not new at first reach", f.lo)
@@ -34,31 +34,31 @@ func TestSharedSeenStamps(t *testing.T) {
 	}
 	for _, f := range fps {
 		sh := s.shard(f)
-		if lockFree && !s.settled(f, level, by0) {
+		if lockFree && !settledOK(s, f, level, by0) {
 			t.Fatalf("%x: a repeat by the same worker is not settled", f.lo)
 		}
-		if s.settled(f, level, by1) {
+		if settledOK(s, f, level, by1) {
 			t.Fatalf("%x: another worker's first offer is settled (it may lower the key)", f.lo)
 		}
-		isNew, inLevel, again := sh.s.reachStamped(f, level, by1)
+		isNew, inLevel, again := sh.s.reachStamped(f, level, by1, 0, 0)
 		if isNew || !inLevel || again {
 			t.Fatalf("%x: other worker's offer: new %v, in level %v, again %v", f.lo, isNew, inLevel, again)
 		}
-		if _, _, again := sh.s.reachStamped(f, level, by1); !again {
+		if _, _, again := sh.s.reachStamped(f, level, by1, 0, 0); !again {
 			t.Fatalf("%x: the other worker's repeat is not flagged", f.lo)
 		}
 	}
 	for d := 2; d <= 5; d++ {
 		for _, f := range fps[:100] {
 			sh := s.shard(f)
-			isNew, inLevel, _ := sh.s.reachStamped(f, stampOf(d), 0)
+			isNew, inLevel, _ := sh.s.reachStamped(f, stampOf(d), 0, 0, 0)
 			if isNew || inLevel != (d == 5) {
 				t.Fatalf("%x at depth %d: new %v, in level %v", f.lo, d, isNew, inLevel)
 			}
 			// Old: settled, but with this level's stamp and no flag of
 			// the worker it is not (settlePart finds no candidate).
 			by2 := uint64(sharedBy0 << 2)
-			if lockFree && (!s.settled(f, stampOf(d), by1) || s.settled(f, stampOf(d), by2) != (d != 5)) {
+			if lockFree && (!settledOK(s, f, stampOf(d), by1) || settledOK(s, f, stampOf(d), by2) != (d != 5)) {
 				t.Fatalf("%x at depth %d: settled wrongly", f.lo, d)
 			}
 		}
@@ -100,7 +100,7 @@ func TestSharedSeenConcurrent(t *testing.T) {
 				f := fingerprint{lo: k * 0x9e3779b97f4a7c15, hi: k}
 				sh := s.shard(f)
 				sh.mu.Lock()
-				isNew, _, _ := sh.s.reachStamped(f, stampOf(1), 0)
+				isNew, _, _ := sh.s.reachStamped(f, stampOf(1), 0, 0, 0)
 				sh.publish()
 				sh.mu.Unlock()
 				if isNew {
@@ -116,5 +116,58 @@ func TestSharedSeenConcurrent(t *testing.T) {
 	}
 	if int64(total) != s.count() {
 		t.Fatalf("%d new, %d in the set", total, s.count())
+	}
+}
+
+// settledOK is settled's answer alone.
+func settledOK(s *sharedSeen, f fingerprint, stamp, by uint64) bool {
+	ok, _, _ := s.settled(f, stamp, by)
+	return ok
+}
+
+// TestReachStampedFromSettled: an addition that starts its probe where
+// settled's stopped finds what one from the home slot finds, also when
+// other fingerprints (and the same one) were added between the two, and
+// when the table grew meanwhile.
+func TestReachStampedFromSettled(t *testing.T) {
+	if !lockFree {
+		t.Skip("settled does not probe in a race build")
+	}
+	s := newSharedSeen(false)
+	rng := rand.New(rand.NewPCG(3, 4))
+	level, by0, by1 := stampOf(1), uint64(sharedBy0), uint64(sharedBy0<<1)
+	// Fingerprints of one shard, many with the same home slot.
+	fp := func() fingerprint {
+		return fingerprint{lo: rng.Uint64()>>10<<4 | 0x4<<60 | 3}
+	}
+	for range 3000 {
+		f := fp()
+		sh := s.shard(f)
+		ok, at, n := s.settled(f, level, by0)
+		if ok {
+			continue
+		}
+		// Meanwhile another worker adds a few fingerprints, which may
+		// grow the table; sometimes f itself.
+		for range rng.IntN(4) {
+			sh.s.reachStamped(fp(), level, by1, 0, 0)
+			sh.publish()
+		}
+		if rng.IntN(5) == 0 {
+			sh.s.reachStamped(f, level, by1, 0, 0)
+		}
+		// The answer from the hint, checked against a probe from home.
+		wantSlot, wantOK := sh.s.find(f)
+		isNew, inLevel, again := sh.s.reachStamped(f, level, by0, at, n)
+		sh.publish()
+		if isNew == wantOK || (!isNew && (!inLevel || again)) {
+			t.Fatalf("%x: new %v, in level %v, again %v; find said present %v", f.lo, isNew, inLevel, again, wantOK)
+		}
+		if i, ok := sh.s.find(f); !ok || (i != wantSlot && len(sh.s.lo) == n) {
+			t.Fatalf("%x: added at slot %d (found %v), probe from home said %d", f.lo, i, ok, wantSlot)
+		}
+	}
+	if s.count() < 3000 {
+		t.Fatalf("count %d: additions lost", s.count())
 	}
 }
