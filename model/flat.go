@@ -75,6 +75,24 @@ func (w *World[N, M]) isFlat() bool {
 		unsafe.Pointer(unsafe.SliceData(w.Msgs)) == unsafe.Pointer(&b[flatMsgs[N](n)])
 }
 
+// copyFlatWithout is copyFlat without src's message i, when both worlds
+// are flat already (false: nothing was done).
+func (w *World[N, M]) copyFlatWithout(src *World[N, M], i int) bool {
+	n, k := len(src.Nodes), len(src.Msgs)
+	if w.flat == nil || !src.isFlat() || n != len(w.Nodes) || k+flatSlack > w.flatCap {
+		return false
+	}
+	var env Envelope[M]
+	sz := int(unsafe.Sizeof(env))
+	off := flatMsgs[N](n)
+	w.Msgs = w.flatMsgsAt(off)[:k-1]
+	w.Budget = src.Budget
+	at := off + i*sz
+	copy(w.flat[flatHeader:at], src.flat[flatHeader:at])
+	copy(w.flat[at:], src.flat[at+sz:off+k*sz])
+	return true
+}
+
 // copyFlat makes w, flat, a copy of src: one copy of the buffer when src
 // is flat too. It reports false when w is not flat (copyFrom copies then).
 func (w *World[N, M]) copyFlat(src *World[N, M]) bool {

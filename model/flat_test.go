@@ -85,3 +85,61 @@ func TestFlatWorlds(t *testing.T) {
 		}
 	}
 }
+
+// copyWithout of a flat world is the world with one message removed, for
+// every message of every state reached, whatever the destination held.
+func TestCopyWithout(t *testing.T) {
+	p := toyProto(false, true)
+	p.RawKey = true
+	p.Actions = append(p.Actions, Action[tNode, tMsg]{Name: "Spray",
+		Guard: func(c *Ctx[tNode, tMsg], n *tNode) bool { return c.Self() >= 2 && n.Sent == 0 },
+		Do: func(c *Ctx[tNode, tMsg], n *tNode) {
+			for v := range 3 {
+				c.Send(NodeID(v), tMsg{V: uint8(10*int(c.Self()) + v)})
+			}
+			n.Sent = 1
+		}})
+	m := compile(t, p, Config{Nodes: 4})
+	h := m.NewHandle()
+	seen := map[string]bool{}
+	queue := []State{m.Init()[0]}
+	var dst State
+	checked := 0
+	for len(queue) > 0 && len(seen) < 2000 {
+		s := queue[0]
+		queue = queue[1:]
+		enc := m.AppendState(nil, s)
+		src, err := m.ReadState(enc, nil) // flat
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := src.(*World[tNode, tMsg])
+		if w.flat == nil {
+			t.Fatal("4 nodes of the toy protocol: not flat")
+		}
+		for i := range w.Msgs {
+			if dst == nil {
+				dst, _ = m.ReadState(enc, nil)
+			}
+			d := dst.(*World[tNode, tMsg])
+			d.copyWithout(w, i)
+			ref := w.clone()
+			ref.removeAt(i)
+			if !reflect.DeepEqual(d.Nodes, ref.Nodes) || !reflect.DeepEqual(d.Meta, ref.Meta) || d.Budget != ref.Budget ||
+				!reflect.DeepEqual(append([]Envelope[tMsg]{}, d.Msgs...), append([]Envelope[tMsg]{}, ref.Msgs...)) {
+				t.Fatalf("without message %d of\n%+v\ngot\n%+v\nwant\n%+v", i, w, d, ref)
+			}
+			checked++
+		}
+		h.Successors(s, func(_ Transition, next State) bool {
+			if k := string(m.AppendState(nil, next)); !seen[k] {
+				seen[k] = true
+				queue = append(queue, h.Clone(next))
+			}
+			return true
+		})
+	}
+	if checked < 100 {
+		t.Fatalf("only %d removals checked", checked)
+	}
+}

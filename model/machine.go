@@ -397,12 +397,11 @@ func (m *Machine[N, M]) fire(w, next *World[N, M], sc *scratch[N, M], u NodeID, 
 		t.Msg = uint16(mi)
 	}
 	for {
-		next.copyFrom(w)
+		next.copyWithout(w, mi)
 		c.reset(m, next, u, w.Meta[u].D, true, choice)
 		if mi >= 0 {
 			c.recv = w.Msgs[mi]
 			c.env = &c.recv
-			next.removeAt(mi)
 		}
 		next.Meta[u].D = 0
 		if a.Kind == Request {

@@ -145,6 +145,21 @@ func (w *World[N, M]) removeAt(i int) {
 	w.Msgs = append(w.Msgs[:i], w.Msgs[i+1:]...)
 }
 
+// copyWithout makes w a copy of src without its message i (with i < 0, an
+// exact copy), reusing w's storage: for a flat world, the bytes before
+// the message and those after it, each copied once.
+func (w *World[N, M]) copyWithout(src *World[N, M], i int) {
+	if i < 0 {
+		w.copyFrom(src)
+		return
+	}
+	if w.copyFlatWithout(src, i) {
+		return
+	}
+	w.copyFrom(src)
+	w.removeAt(i)
+}
+
 // copyFrom makes w an exact copy of src, reusing w's storage.
 func (w *World[N, M]) copyFrom(src *World[N, M]) {
 	if w.copyFlat(src) {
