@@ -197,6 +197,7 @@ type bfsRun struct {
 	shared  *sharedSeen     // the seen-set the workers share (in process, several workers); nil: each owns a partition
 	alive   []bool          // a distributed search's members still in the run (nil: all)
 	faultAt func(string)    // a distributed worker's fault-injection point (DistFault)
+	late    lateTable       // the storage of each level's late offers (lateTable)
 	units   []int           // shareLevel: the level's units, cumulative per worker (nil: each expands its own)
 	shares  []atomic.Uint64 // shareLevel: per worker, the units it has left to claim (first << 32 | end)
 }
@@ -1003,9 +1004,10 @@ func (w *bfsWorker) reachShared(f fingerprint) uint8 {
 	}
 	sh := r.shared.shard(f)
 	sh.mu.Lock()
+	slots := len(sh.s.lo)
 	isNew, inLevel, again := sh.s.reachStamped(f, w.stamp, by, at, n)
-	if isNew {
-		sh.publish()
+	if len(sh.s.lo) != slots {
+		sh.publish() // the addition grew the table
 	}
 	sh.mu.Unlock()
 	switch {

@@ -55,12 +55,13 @@ func (r *bfsRun) lateTable() *lateTable {
 	for size < 2*n {
 		size *= 2
 	}
-	t := &lateTable{
-		slots:  make([]lateSlot, size),
-		mask:   uint64(size - 1),
-		filter: make([]uint64, size/8), // 16 bits per offer and more
-		least:  make([]uint64, len(r.w)),
-	}
+	// The table's storage is the last level's, cleared, when it is large
+	// enough: fresh memory each level would be mapped page by page.
+	t := &r.late
+	t.slots = reuse(t.slots, size)
+	t.mask = uint64(size - 1)
+	t.filter = reuse(t.filter, size/8) // 16 bits per offer and more
+	t.least = reuse(t.least, len(r.w))
 	for o, w := range r.w {
 		t.least[o] = ^uint64(0)
 		for i := range w.late {
@@ -78,6 +79,16 @@ func (r *bfsRun) lateTable() *lateTable {
 		}
 	}
 	return t
+}
+
+// reuse returns s with length n, zeroed, in s's storage when it has room.
+func reuse[E any](s []E, n int) []E {
+	if cap(s) < n {
+		return make([]E, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 func (t *lateTable) home(f fingerprint) uint64 { return (f.lo * 0x9e3779b97f4a7c15) >> 32 & t.mask }
