@@ -791,19 +791,18 @@ const localBatch = 128
 // miss per successor otherwise, the largest single cost of a search); the
 // probes that follow find their slots in cache.
 func (w *bfsWorker) offerBatch(b *batch) {
+	if sh := w.r.shared; sh != nil {
+		w.sink += sh.prefetch(b.fps)
+		w.offerSharedBatch(b) // the worker's own successors: w.local
+		return
+	}
 	from := b.from
 	if b == w.local {
 		from = w.id
 	}
-	if sh := w.r.shared; sh != nil {
-		w.sink += sh.prefetch(b.fps)
-		w.offerSharedBatch(b)
-		return
-	} else {
-		w.sink += w.seen.prefetch(b.fps)
-		if w.indexed {
-			w.sink += w.index.prefetch(b.fps)
-		}
+	w.sink += w.seen.prefetch(b.fps)
+	if w.indexed {
+		w.sink += w.index.prefetch(b.fps)
 	}
 	start := 0
 	for i, f := range b.fps {
