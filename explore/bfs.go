@@ -941,7 +941,12 @@ func (w *bfsWorker) evaluate(c *newState, key uint64, enc []byte, st model.State
 // offered wins (settlePart). The lock is held for the table alone: a
 // worker's candidates are its own during the level.
 func (w *bfsWorker) offerShared(f fingerprint, key uint64, tix uint32, enc []byte, st model.State, owned bool) {
-	switch w.reachShared(f) {
+	w.settleOffer(w.reachShared(f), f, key, tix, enc, st, owned)
+}
+
+// settleOffer acts on an offer's outcome in the shared seen-set.
+func (w *bfsWorker) settleOffer(o uint8, f fingerprint, key uint64, tix uint32, enc []byte, st model.State, owned bool) {
+	switch o {
 	case offerNew:
 		w.keepNew(f, key, tix, enc, st, owned)
 	case offerLate:
@@ -973,11 +978,8 @@ func (w *bfsWorker) offerSharedBatch(b *batch) {
 	for i, o := range out {
 		enc := b.data[start:b.ends[i]]
 		start = b.ends[i]
-		switch o {
-		case offerNew:
-			w.keepNew(b.fps[i], b.keys[i], b.tixs[i], enc, nil, false)
-		case offerLate:
-			w.addLate(b.fps[i], b.keys[i], b.tixs[i], enc, nil, false)
+		if o != offerKnown {
+			w.settleOffer(o, b.fps[i], b.keys[i], b.tixs[i], enc, nil, false)
 		}
 	}
 }
