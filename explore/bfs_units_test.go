@@ -197,7 +197,7 @@ func TestUnitsSameSearch(t *testing.T) {
 
 // The level is shared out in units only when the workers' levels, wholly in
 // memory, hold one run of ids in worker order; each worker then starts on
-// an equal share.
+// a share of its own (shareStart).
 func TestShareLevel(t *testing.T) {
 	mk := func(ids ...[]uint32) *bfsRun {
 		r := &bfsRun{shared: newSharedSeen(false)}
@@ -250,6 +250,41 @@ func TestShareLevel(t *testing.T) {
 	}
 	if k := r.w[1].cur.n - len(r.w[1].cur.ids); k != 5 {
 		t.Fatalf("%d states on disk, want 5", k)
+	}
+}
+
+// TestShareStart: the shares of a level cover its units in order, the last
+// one lastShare percent larger than an even share (to within a unit), the
+// others even (to within a unit).
+func TestShareStart(t *testing.T) {
+	for n := 1; n <= 64; n++ {
+		for _, total := range []int{0, 1, 7, 100, 1000, 123457} {
+			prev := 0
+			if s := shareStart(total, 0, n); s != 0 {
+				t.Fatalf("%d workers, %d units: the first share starts at %d", n, total, s)
+			}
+			for i := 1; i <= n; i++ {
+				s := shareStart(total, i, n)
+				if s < prev || s > total {
+					t.Fatalf("%d workers, %d units: share %d starts at %d, after %d", n, total, i, s, prev)
+				}
+				size := float64(s - prev)
+				want := float64(total) * (100 - float64(lastShare)/float64(n-1)) / float64(100*n)
+				if i == n {
+					want = float64(total) * float64(100+lastShare) / float64(100*n)
+				}
+				if n == 1 {
+					want = float64(total)
+				}
+				if size < want-1 || size > want+1 {
+					t.Fatalf("%d workers, %d units: share %d holds %v units, want %.1f", n, total, i-1, size, want)
+				}
+				prev = s
+			}
+			if prev != total {
+				t.Fatalf("%d workers: shares end at %d of %d", n, prev, total)
+			}
+		}
 	}
 }
 
