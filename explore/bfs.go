@@ -432,13 +432,12 @@ func (r *bfsRun) level(depth int) {
 			total += len(w.cands)
 		}
 		if r.shared != nil {
-			// Each worker ranks and gathers a share of the level
-			// (bfs_merge.go), then writes its own states' links.
+			// Each worker ranks, links and gathers a share of the
+			// level (bfs_merge.go).
 			for _, w := range r.w {
 				w.ids = slices.Grow(w.ids[:0], len(w.cands))[:len(w.cands)]
 			}
 			r.parallel(func(w *bfsWorker) { w.mergeShare(start, total) })
-			r.parallel(func(w *bfsWorker) { w.apply() })
 		} else {
 			r.parallel(func(w *bfsWorker) { w.finish(start) })
 		}
@@ -1116,7 +1115,7 @@ func (w *bfsWorker) keep(c *newState, enc []byte, st model.State, owned bool) {
 // finish gives each new state its id (start + its rank among every
 // worker's new states), writes its link, checks its invariants, settles it
 // in the seen-set and adds it to the next level (in a shared BFS,
-// mergeShare makes the next levels).
+// mergeShare does it all).
 func (w *bfsWorker) finish(start uint32) {
 	w.rank(start)
 	w.apply()
@@ -1146,28 +1145,18 @@ func (w *bfsWorker) rank(start uint32) {
 
 // apply writes the new states' links (unless a coordinator keeps them),
 // settles them in the seen-set, adds them to the next level and notes the
-// first state where each property has an event.
+// first state where each property has an event. (In a shared BFS,
+// mergeShare does all of it.)
 func (w *bfsWorker) apply() {
 	r := w.r
-	s := r.s
-	for i := range w.first {
-		w.first[i] = firstEvent{}
-	}
+	w.clearFirst()
 	cd := r.c.codec
-	chunk, written := -1, 0 // links written to chunk, not yet counted
+	lw := linkWriter{ls: r.s.links, chunk: -1}
 	for i := range w.cands {
 		c := &w.cands[i]
 		id := w.ids[i]
 		if r.net == nil {
-			// Ids grow: count the links once per chunk (its count
-			// is shared with the other workers).
-			if k := s.links.write(id, link{uint32(c.key >> 32), uint32(c.key)}); k != chunk {
-				if written > 0 {
-					s.links.filled(chunk, written)
-				}
-				chunk, written = k, 0
-			}
-			written++
+			lw.write(id, c.key)
 		}
 		if w.indexed && w.seen != nil && i%localBatch == 0 {
 			// Sorted, the candidates' encodings are read out of
@@ -1186,23 +1175,61 @@ func (w *bfsWorker) apply() {
 			w.seen.settle(c.fp)
 		}
 		switch {
-		case r.shared != nil: // mergeShare pushed it
 		case cd != nil:
 			w.next.pushBytes(id, w.store.at(int(c.blk), int(c.off), int(c.n)))
 		default:
 			w.next.pushClone(r.cloneOf(c), id)
 		}
-		for ev := c.ev; ev != 0; {
-			k := bits.TrailingZeros64(ev)
-			ev &^= 1 << k
-			if !w.first[k].ok {
-				w.first[k] = firstEvent{key: c.key, id: id, tix: c.tix, ok: true}
-			}
+		w.noteFirst(c, id)
+	}
+	lw.flush()
+}
+
+// clearFirst forgets the first events of the last level.
+func (w *bfsWorker) clearFirst() {
+	for i := range w.first {
+		w.first[i] = firstEvent{}
+	}
+}
+
+// noteFirst notes new state c, which has id id, as the first event of each
+// property that has one in it and none yet: the states are given in key
+// order.
+func (w *bfsWorker) noteFirst(c *newState, id uint32) {
+	for ev := c.ev; ev != 0; {
+		k := bits.TrailingZeros64(ev)
+		ev &^= 1 << k
+		if !w.first[k].ok {
+			w.first[k] = firstEvent{key: c.key, id: id, tix: c.tix, ok: true}
 		}
 	}
-	if written > 0 {
-		s.links.filled(chunk, written)
+}
+
+// linkWriter writes the links of new states in increasing id order, and
+// counts them once per chunk (a chunk's count is shared with the other
+// workers).
+type linkWriter struct {
+	ls      *linkStore
+	chunk   int // the chunk being written (-1: none)
+	written int // links written to it, not yet counted
+}
+
+// write writes the link of state id, reached by transition key (parent id
+// << 32 | ordinal).
+func (lw *linkWriter) write(id uint32, key uint64) {
+	if k := lw.ls.write(id, link{uint32(key >> 32), uint32(key)}); k != lw.chunk {
+		lw.flush()
+		lw.chunk = k
 	}
+	lw.written++
+}
+
+// flush counts the links written and not yet counted.
+func (lw *linkWriter) flush() {
+	if lw.written > 0 {
+		lw.ls.filled(lw.chunk, lw.written)
+	}
+	lw.written = 0
 }
 
 // progressCounts is what a progress line shows during a level.

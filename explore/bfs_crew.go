@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// A BFS level runs in up to five phases one after the other (expand,
-// settle, sort, rank, apply: bfsRun.level), each on every worker, with a
+// A BFS level runs in up to four phases one after the other (expand,
+// settle, sort, merge: bfsRun.level), each on every worker, with a
 // few serial steps between two phases. A goroutine started for each worker
 // and phase had first to wake a sleeping thread, which took about 20 µs a
 // phase on the 2-core machine of our benchmarks (RA N=4, 2 workers: 4 ms a

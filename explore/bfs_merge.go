@@ -5,13 +5,17 @@ package explore
 // rank among all of them. Worker w takes the states ranked in the w-th of
 // len(r.w) equal shares of the level: it finds where its share starts and
 // ends in each worker's candidates (cutAt), merges those runs by key,
-// gives each state its id and adds it to its own next level, in id order.
+// gives each state its id, writes its link and adds it to its own next
+// level, in id order, and notes the first event of each property in its
+// share.
 // So each worker does a share of the ranking and of the copying, whatever
 // the number of workers (comparing every worker's candidates with every
 // other's, each worker would go through the whole level).
 
 // mergeShare gives the states of the worker's share of the level their ids
-// (in the ids of the worker holding each) and adds them to its next level.
+// (in the ids of the worker holding each), writes their links, adds them to
+// its next level and notes the first event of each property among them
+// (which account takes the least of).
 func (w *bfsWorker) mergeShare(start uint32, total int) {
 	r, n := w.r, len(w.r.w)
 	loRank, hiRank := total*w.id/n, total*(w.id+1)/n
@@ -55,6 +59,8 @@ func (w *bfsWorker) mergeShare(start uint32, total int) {
 	// loads as apply does, made two workers on RA N=4 2% slower: the
 	// copies read each worker's store in order, which the processor's own
 	// prefetching follows.)
+	w.clearFirst()
+	lw := linkWriter{ls: r.s.links, chunk: -1}
 	for len(h) > 0 {
 		o := h[0]
 		ow := r.w[o]
@@ -66,6 +72,8 @@ func (w *bfsWorker) mergeShare(start uint32, total int) {
 		for ; i < e && (i == at[o] || ow.cands[i].key < bound); i++ {
 			ow.ids[i] = id
 			c := &ow.cands[i]
+			lw.write(id, c.key)
+			w.noteFirst(c, id)
 			if cd != nil {
 				w.next.pushBytes(id, r.w[c.sw].store.at(int(c.blk), int(c.off), int(c.n)))
 			} else {
@@ -79,6 +87,7 @@ func (w *bfsWorker) mergeShare(start uint32, total int) {
 		}
 		down(0)
 	}
+	lw.flush()
 }
 
 // cutAt returns, for each worker, how many of its candidates rank below
