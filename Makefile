@@ -18,7 +18,7 @@ test:
 # The parallel searches under the race detector (a few seconds): the BFS
 # workers sharing a seen-set and a level's units, the parallel DFS.
 race-smoke:
-	$(GO) test -race -count=1 -run 'TestParallelIdentical|TestParallelTraceDeterministic|TestSharedSeenConcurrent|TestClaimUnits|TestUnitsSameSearch' ./explore
+	$(GO) test -race -count=1 -run 'TestParallelIdentical|TestParallelTraceDeterministic|TestSharedSeenConcurrent|TestClaimUnits|TestUnitsSameSearch|TestCrew' ./explore
 
 # Native Go fuzz targets (.ci/fuzz lists them): spec parameters and
 # checker flags through the CLI, suite files, ITF trace reading and replay,
