@@ -147,6 +147,7 @@ type bfsWorker struct {
 	late    []newState   // in a shared BFS: offers of states another worker reached first in the level (bfs_late.go)
 	lowered []int32      // settleDone's scratch: candidates whose key was lowered
 	parts   []settlePart // what settling each part of its candidates found (settlePart)
+	pending atomic.Int32 // parts of its candidates still to settle (settleParts)
 	side    []newState   // mergeLowered's scratch
 	reached atomic.Int64
 	store   blocks        // candidates' encodings
@@ -202,6 +203,7 @@ type bfsRun struct {
 	units   []int           // shareLevel: the level's units, cumulative per worker (nil: each expands its own)
 	shares  []atomic.Uint64 // shareLevel: per worker, the units it has left to claim (first << 32 | end)
 	crew    *crew           // runs the phases of an in-process search's workers (nil: a goroutine for each worker and phase)
+	settled atomic.Int32    // the parts of the level's candidates claimed to be settled (level)
 }
 
 // owner returns the worker that owns fingerprint f.
@@ -409,23 +411,36 @@ func (r *bfsRun) level(depth int) {
 		for _, w := range r.w {
 			w.cur.handBlocks(w.next)
 		}
-		// Late offers are settled by every worker on a share of
-		// every worker's candidates, then each worker puts its own in
-		// key order.
+		// Late offers are settled in parts of every worker's
+		// candidates, each part by the first worker to claim it;
+		// whoever settles the last part of a worker's candidates puts
+		// them back in key order, while the others settle what is
+		// left. The last worker's are settled first: it reached most
+		// states late in the level, so its candidates are the ones
+		// lowered most, and the longest to put back in order.
 		late := r.lateTable()
+		parts := settleShare * len(r.w)
 		if late != nil {
 			for _, w := range r.w {
-				w.settleParts(len(r.w))
+				w.settleParts(parts)
 			}
-			r.parallel(func(w *bfsWorker) {
-				for _, o := range r.w {
-					w.settlePart(late, o, w.id, len(r.w))
-				}
-			})
+			r.settled.Store(0)
 		}
 		r.parallel(func(w *bfsWorker) {
-			if late == nil || !w.settleDone() {
+			if late == nil {
 				w.sortCandidates()
+				return
+			}
+			for {
+				t := int(r.settled.Add(1)) - 1
+				if t >= parts*len(r.w) {
+					return
+				}
+				o := r.w[len(r.w)-1-t/parts]
+				w.settlePart(late, o, t%parts, parts)
+				if o.pending.Add(-1) == 0 && !o.settleDone() {
+					o.sortCandidates()
+				}
 			}
 		})
 		for _, w := range r.w {
@@ -779,6 +794,11 @@ func shareStart(total, i, n int) int {
 // lastShare is how much larger, in percent, the last worker's share of a
 // level is than an even share (shareStart).
 const lastShare = 10
+
+// settleShare is how many parts of each worker's candidates each worker
+// settles on average: more parts than workers, so that one who puts a
+// worker's candidates back in order leaves the rest to the others.
+const settleShare = 4
 
 // testNoUnits makes each worker of a shared BFS expand its own level.
 var testNoUnits bool

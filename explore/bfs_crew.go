@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// A BFS level runs in up to four phases one after the other (expand,
-// settle, sort, merge: bfsRun.level), each on every worker, with a few
+// A BFS level runs in up to three phases one after the other (expand;
+// settle and order; merge: bfsRun.level), each on every worker, with a few
 // serial steps between two phases. A goroutine started for each worker and
 // phase had first to wake a sleeping thread, about 20 µs a phase on the
 // 2-core machine of our benchmarks, on the level's critical path; the

@@ -134,11 +134,12 @@ type settlePart struct {
 }
 
 // settleParts readies the worker's candidates to be settled in n parts
-// (before the workers settle them side by side).
+// (before the workers settle them side by side, each part by one).
 func (w *bfsWorker) settleParts(n int) {
 	if len(w.parts) != n {
 		w.parts = make([]settlePart, n)
 	}
+	w.pending.Store(int32(n))
 }
 
 // settlePart gives each candidate of o's part-th of parts equal parts the
@@ -146,7 +147,8 @@ func (w *bfsWorker) settleParts(n int) {
 // representative that offer reached comes with it (it may be in another
 // worker's store: the candidate's sw says whose). The worker doing it
 // (w) only reads t and writes the candidates of that part, so the workers
-// settle the parts of every worker's candidates side by side: the work
+// settle the parts of every worker's candidates side by side (each part
+// claimed by one: bfsRun.level): the work
 // falls mostly on the candidates of workers that reached states late in
 // the level (those keys are above bound), which one worker alone would
 // otherwise carry.
