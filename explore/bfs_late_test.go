@@ -7,6 +7,9 @@ import (
 )
 
 // settleAlone settles all of w's candidates by w alone, as one part.
+// setCands makes cs the worker's candidates.
+func setCands(w *bfsWorker, cs []newState) { w.cands = append(w.cands[:0], cs...) }
+
 func settleAlone(w *bfsWorker, t *lateTable) (sorted bool) {
 	if t == nil {
 		return false
@@ -31,13 +34,13 @@ func TestSettleLate(t *testing.T) {
 		if r.lateTable() != nil {
 			t.Fatal("a table with no late offers")
 		}
-		w0.cands = []newState{{fp: fp(5), key: 100, tix: 5, blk: 5}, {fp: fp(6), key: 200, tix: 6, blk: 6}}
-		w2.cands = []newState{
+		setCands(w0, []newState{{fp: fp(5), key: 100, tix: 5, blk: 5}, {fp: fp(6), key: 200, tix: 6, blk: 6}})
+		setCands(w2, []newState{
 			{fp: fp(1), key: 500, tix: 1, sw: 2, blk: 1},
 			{fp: fp(2), key: 600, tix: 2, sw: 2, blk: 2},
 			{fp: fp(3), key: 700, tix: 3, sw: 2, blk: 3},
 			{fp: fp(4), key: 800, tix: 4, sw: 2, blk: 4},
-		}
+		})
 		w0.late = []newState{
 			{fp: fp(3), key: 150, tix: 13, sw: 0, blk: 13}, // lowers, below fp(1)'s key
 			{fp: fp(1), key: 120, tix: 11, sw: 0, blk: 11}, // lowers, and beats w1's offer
@@ -78,7 +81,7 @@ func TestSettleLate(t *testing.T) {
 
 		// Out of key order (never so in a search), the keys are lowered
 		// all the same and the order is left to sortCandidates.
-		w2.cands = []newState{{fp: fp(3), key: 700, tix: 3}, {fp: fp(1), key: 500, tix: 1}}
+		setCands(w2, []newState{{fp: fp(3), key: 700, tix: 3}, {fp: fp(1), key: 500, tix: 1}})
 		if settleAlone(w2, tab) {
 			t.Fatalf("sym=%v: candidates out of key order are said to be in it", sym)
 		}
@@ -153,13 +156,12 @@ func TestSettleParts(t *testing.T) {
 		a, b := build(), build()
 		next := uint64(0)
 		for i := 0; i < n; i++ {
+			var cs []newState
 			for k := rng.IntN(50); k > 0; k-- {
 				next += 1 + rng.Uint64N(5)
-				c := newState{fp: fingerprint{lo: next*0x9e3779b97f4a7c15 | 1}, key: next + 1000, tix: uint32(next)}
-				a.w[i].cands = append(a.w[i].cands, c)
-				b.w[i].cands = append(b.w[i].cands, c)
+				cs = append(cs, newState{fp: fingerprint{lo: next*0x9e3779b97f4a7c15 | 1}, key: next + 1000, tix: uint32(next)})
 			}
-			if cs := a.w[i].cands; rng.IntN(5) == 0 && len(cs) > n {
+			if rng.IntN(5) == 0 && len(cs) > n {
 				// Out of order across a boundary between two parts
 				// (each part in order by itself), or anywhere.
 				j := len(cs) * (1 + rng.IntN(max(1, n-1))) / n
@@ -167,18 +169,43 @@ func TestSettleParts(t *testing.T) {
 					j = 1 + rng.IntN(len(cs)-1)
 				}
 				cs[j-1], cs[j] = cs[j], cs[j-1]
-				copy(b.w[i].cands, cs)
 			}
+			setCands(a.w[i], cs)
+			setCands(b.w[i], cs)
 		}
+		// Many late offers, or a few (whose least key, the bound below
+		// which nothing is looked up, is then high); some just below the
+		// candidate's key.
+		rate := []int{3, 40}[rng.IntN(2)]
 		for i := 0; i < n; i++ {
 			for _, o := range a.w {
 				for _, c := range o.cands {
-					if o.id != i && rng.IntN(3) == 0 {
-						e := newState{fp: c.fp, key: rng.Uint64N(c.key + 500), tix: uint32(rng.IntN(1000))}
+					if o.id != i && rng.IntN(rate) == 0 {
+						k := rng.Uint64N(c.key + 500)
+						if rng.IntN(2) == 0 {
+							k = c.key - 1
+						}
+						e := newState{fp: c.fp, key: k, tix: uint32(rng.IntN(1000))}
 						a.w[i].late = append(a.w[i].late, e)
 						b.w[i].late = append(b.w[i].late, e)
 					}
 				}
+			}
+		}
+		// Each candidate's key must come out as the least of its own
+		// and those the other workers offered late for it.
+		least := map[fingerprint]uint64{}
+		for i, w := range a.w {
+			for _, c := range w.cands {
+				k := c.key
+				for _, o := range a.w {
+					for _, e := range o.late {
+						if o.id != i && e.fp == c.fp {
+							k = min(k, e.key)
+						}
+					}
+				}
+				least[c.fp] = k
 			}
 		}
 		ta, tb := a.lateTable(), b.lateTable()
@@ -195,6 +222,13 @@ func TestSettleParts(t *testing.T) {
 		for _, w := range b.w {
 			for _, o := range b.w {
 				w.settlePart(tb, o, w.id, n)
+			}
+		}
+		for i, w := range a.w {
+			for _, c := range w.cands {
+				if c.key != least[c.fp] {
+					t.Fatalf("round %d: worker %d of %d: a candidate settled with key %d, want %d", round, i, n, c.key, least[c.fp])
+				}
 			}
 		}
 		for i, w := range b.w {
