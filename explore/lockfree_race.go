@@ -1,6 +1,0 @@
-//go:build race
-
-package explore
-
-// lockFree: see lockfree_norace.go.
-const lockFree = false
