@@ -39,7 +39,7 @@
 // state keeps a 5-byte parent link (links.go) from which any trace is
 // rebuilt by replaying the model (nthSuccessor). BFS (the default, bfs.go)
 // finds shortest counterexamples; with several workers in one process they
-// share a seen-set without locks (seen_shared.go), and a
+// share a seen-set with a lock per shard (seen_shared.go), and a
 // distributed search is owner-computes (dist.go); with any number of
 // workers (Options.Workers) its result — counts, verdicts and traces —
 // does not depend on the number. DFS (dfs.go) uses less memory for its
