@@ -16,7 +16,9 @@ test:
 	$(MAKE) fuzz-smoke
 
 # The parallel searches under the race detector (a few seconds): the BFS
-# workers sharing a seen-set and a level's units, the parallel DFS.
+# workers sharing a seen-set (its reads without the lock included: the
+# race build makes the slots' writes atomic stores, storeSlot) and a
+# level's units, the parallel DFS.
 race-smoke:
 	$(GO) test -race -count=1 -run 'TestParallelIdentical|TestParallelTraceDeterministic|TestSharedSeenConcurrent|TestClaimUnits|TestUnitsSameSearch|TestCrew' ./explore
 

@@ -136,13 +136,13 @@ func (sh *shard) reach(f fingerprint, flag uint64) (isNew bool, had uint64) {
 	if ok {
 		x := sh.lo[i]
 		if x&thisLevel != 0 {
-			sh.lo[i] = x | flag
+			storeSlot(&sh.lo[i], x|flag)
 		}
 		return false, x & levelBits
 	}
-	sh.lo[i] = packed(f) | flag
+	storeSlot(&sh.lo[i], packed(f)|flag)
 	if sh.hi != nil {
-		sh.hi[i] = f.hi
+		sh.hi[i] = f.hi // not read without a lock (settled: 64-bit only)
 	}
 	sh.n++
 	if sh.n*10 > len(sh.lo)*9 {

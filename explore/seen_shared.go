@@ -66,13 +66,9 @@ func (sh *lockedShard) publish() {
 
 // prefetch reads the home slot of each fingerprint in its shard's table,
 // and the slots 8 and 16 further on,
-// without the locks (see seenSet.prefetch): the values read may be stale
-// or torn by a concurrent write, and serve only to bring the slots into
-// the cache.
+// without the locks (see seenSet.prefetch): the values read may be stale,
+// and serve only to bring the slots into the cache.
 func (s *sharedSeen) prefetch(fs []fingerprint) uint64 {
-	if !lockFree {
-		return 0
-	}
 	var sum uint64
 	for _, f := range fs {
 		p := &s.pub[shardOf(f)]
@@ -90,14 +86,14 @@ func (s *sharedSeen) prefetch(fs []fingerprint) uint64 {
 // offered before by the same worker. It reads the table prefetch reads:
 // possibly one replaced since (it then holds a subset of the fingerprints,
 // each with its stamp, and flags that are only ever added), and slots
-// possibly being written (each is read whole: an 8-byte aligned load). A
-// false answer says nothing. With 128-bit fingerprints, and in a build
-// with the race detector (lockFree), it always answers false.
+// possibly being written (each is read whole: an 8-byte aligned load,
+// and written whole: storeSlot). A false answer says nothing. With
+// 128-bit fingerprints it always answers false.
 //
 // It also returns where its probe stopped, for reachStamped: f's slot or
 // the empty slot where f belonged, in a table of n slots (0: no probe).
 func (s *sharedSeen) settled(f fingerprint, stamp, by uint64) (ok bool, at uint64, n int) {
-	if s.wide || !lockFree {
+	if s.wide {
 		return false, 0, 0
 	}
 	t := *s.pub[shardOf(f)].tab.Load()
@@ -152,12 +148,12 @@ func (sh *shard) reachStamped(f fingerprint, stamp, by, at uint64, n int) (isNew
 		if x&stampMask != stamp {
 			return false, false, false
 		}
-		sh.lo[i] = x | by
+		storeSlot(&sh.lo[i], x|by)
 		return false, true, x&by != 0
 	}
-	sh.lo[i] = packed(f) | stamp | by
+	storeSlot(&sh.lo[i], packed(f)|stamp|by)
 	if sh.hi != nil {
-		sh.hi[i] = f.hi
+		sh.hi[i] = f.hi // not read without the lock (settled: 64-bit only)
 	}
 	sh.n++
 	if sh.n*10 > len(sh.lo)*9 {

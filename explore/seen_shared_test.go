@@ -34,7 +34,7 @@ func TestSharedSeenStamps(t *testing.T) {
 	}
 	for _, f := range fps {
 		sh := s.shard(f)
-		if lockFree && !settledOK(s, f, level, by0) {
+		if !settledOK(s, f, level, by0) {
 			t.Fatalf("%x: a repeat by the same worker is not settled", f.lo)
 		}
 		if settledOK(s, f, level, by1) {
@@ -58,7 +58,7 @@ func TestSharedSeenStamps(t *testing.T) {
 			// Old: settled, but with this level's stamp and no flag of
 			// the worker it is not (settlePart finds no candidate).
 			by2 := uint64(sharedBy0 << 2)
-			if lockFree && (!settledOK(s, f, stampOf(d), by1) || settledOK(s, f, stampOf(d), by2) != (d != 5)) {
+			if !settledOK(s, f, stampOf(d), by1) || settledOK(s, f, stampOf(d), by2) != (d != 5) {
 				t.Fatalf("%x at depth %d: settled wrongly", f.lo, d)
 			}
 		}
@@ -83,39 +83,60 @@ func TestSharedSeenStamps(t *testing.T) {
 	}
 }
 
-// TestSharedSeenConcurrent has several goroutines insert overlapping
-// fingerprints: each is new exactly once.
+// TestSharedSeenConcurrent has several goroutines offer overlapping
+// fingerprints as the workers of a search do (a read without the lock,
+// then, unless it settles the offer, the addition under the lock from
+// where the read stopped): each is new exactly once. Under the race
+// detector (make race-smoke) it checks the reads made without the lock
+// against the writes made under it.
 func TestSharedSeenConcurrent(t *testing.T) {
-	s := newSharedSeen(true)
-	const n, workers = 50000, 4
-	var news [workers]int
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(w), 9))
-			for range n {
-				k := rng.Uint64N(n) + 1
-				f := fingerprint{lo: k * 0x9e3779b97f4a7c15, hi: k}
-				sh := s.shard(f)
-				sh.mu.Lock()
-				isNew, _, _ := sh.s.reachStamped(f, stampOf(1), 0, 0, 0)
-				sh.publish()
-				sh.mu.Unlock()
-				if isNew {
-					news[w]++
+	for _, wide := range []bool{false, true} {
+		s := newSharedSeen(wide)
+		const n, workers = 50000, 4
+		var news, settled [workers]int
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rng := rand.New(rand.NewPCG(uint64(w), 9))
+				by := uint64(0)
+				if w < sharedByMax {
+					by = sharedBy0 << w
 				}
-			}
-		}()
-	}
-	wg.Wait()
-	total := 0
-	for _, k := range news {
-		total += k
-	}
-	if int64(total) != s.count() {
-		t.Fatalf("%d new, %d in the set", total, s.count())
+				for range n {
+					k := rng.Uint64N(n) + 1
+					f := fingerprint{lo: k * 0x9e3779b97f4a7c15}
+					if wide {
+						f.hi = k
+					}
+					ok, at, size := s.settled(f, stampOf(1), by)
+					if ok {
+						settled[w]++
+						continue
+					}
+					sh := s.shard(f)
+					sh.mu.Lock()
+					isNew, _, _ := sh.s.reachStamped(f, stampOf(1), by, at, size)
+					sh.publish()
+					sh.mu.Unlock()
+					if isNew {
+						news[w]++
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		total := 0
+		for _, k := range news {
+			total += k
+		}
+		if int64(total) != s.count() {
+			t.Fatalf("wide %v: %d new, %d in the set", wide, total, s.count())
+		}
+		if !wide && settled[0] == 0 {
+			t.Fatal("no offer was settled by the read alone")
+		}
 	}
 }
 
@@ -130,9 +151,6 @@ func settledOK(s *sharedSeen, f fingerprint, stamp, by uint64) bool {
 // other fingerprints (and the same one) were added between the two, and
 // when the table grew meanwhile.
 func TestReachStampedFromSettled(t *testing.T) {
-	if !lockFree {
-		t.Skip("settled does not probe in a race build")
-	}
 	s := newSharedSeen(false)
 	rng := rand.New(rand.NewPCG(3, 4))
 	level, by0, by1 := stampOf(1), uint64(sharedBy0), uint64(sharedBy0<<1)
