@@ -1,9 +1,15 @@
 // Command mxbench measures the search engine: for each benchmark
 // configuration it runs `mxcheck check` as a separate process with 1 and
 // with 2 workers, alternating, several times, and prints the distinct
-// states, median wall time, states/s, the speedup of 2 workers over 1
-// (medians taken in the same run, so both see the same machine), peak RSS
-// and the seen-set + parent-link bytes per state.
+// states, median wall time, states/s, the speedup of 2 workers over 1,
+// peak RSS and the seen-set + parent-link bytes per state.
+//
+// Each round runs every worker count once, in turn, the order reversed
+// every other round; the speedup is the median over the rounds of each
+// round's ratio (the baseline's time over this one's), with the least and
+// greatest of those ratios beside it. Runs next to each other see the
+// same machine: the ratio of one round moves less with the machine's
+// drift than a ratio of medians taken over all of them.
 //
 //	go run ./cmd/mxbench [-mxcheck bin/mxcheck] [-runs 5] [-workers 1,2] [NAME...]
 //
@@ -79,29 +85,56 @@ func main() {
 			chosen = append(chosen, configs[i])
 		}
 	}
-	fmt.Printf("%-16s %7s %11s %9s %12s %8s %9s %8s %9s\n", "benchmark", "workers", "distinct", "median s", "states/s", "speedup", "peak MiB", "RSS x", "B/state")
+	fmt.Printf("%-16s %7s %11s %9s %12s %8s %13s %9s %8s %9s\n", "benchmark", "workers", "distinct", "median s", "states/s", "speedup", "range", "peak MiB", "RSS x", "B/state")
 	for _, c := range chosen {
-		samples := make([][]sample, len(ws))
-		for r := 0; r < *runs; r++ {
-			for i, w := range ws {
-				s, err := runOnce(*bin, c.args, w)
-				if err != nil {
-					fmt.Fprintf(os.Stderr, "mxbench: %s workers=%d: %v\n", c.name, w, err)
-					os.Exit(1)
-				}
-				samples[i] = append(samples[i], s)
-			}
+		samples, err := measure(*runs, ws, func(w int) (sample, error) { return runOnce(*bin, c.args, w) })
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "mxbench: %s %v\n", c.name, err)
+			os.Exit(1)
 		}
-		base := median(samples[0], func(s sample) float64 { return s.wall.Seconds() })
 		baseRSS := median(samples[0], func(s sample) float64 { return float64(s.rssKB) })
 		for i, w := range ws {
 			ss := samples[i]
 			wall := median(ss, func(s sample) float64 { return s.wall.Seconds() })
 			rss := median(ss, func(s sample) float64 { return float64(s.rssKB) })
-			fmt.Printf("%-16s %7d %11d %9.2f %12.0f %7.2fx %9.0f %7.2fx %9.1f\n", c.name, w, ss[0].distinct, wall,
-				float64(ss[0].distinct)/wall, base/wall, rss/1024, rss/baseRSS, ss[0].perState)
+			sp, lo, hi := speedup(samples[0], ss)
+			fmt.Printf("%-16s %7d %11d %9.2f %12.0f %7.2fx %13s %9.0f %7.2fx %9.1f\n", c.name, w, ss[0].distinct, wall,
+				float64(ss[0].distinct)/wall, sp, fmt.Sprintf("%.2f–%.2f", lo, hi), rss/1024, rss/baseRSS, ss[0].perState)
 		}
 	}
+}
+
+// measure runs rounds rounds of run, each with every worker count of ws
+// once, in turn, the order reversed every other round (so that neither
+// count always runs first, after the other's exit), and returns the
+// samples by worker count, in round order.
+func measure(rounds int, ws []int, run func(w int) (sample, error)) ([][]sample, error) {
+	samples := make([][]sample, len(ws))
+	for r := 0; r < rounds; r++ {
+		for k := range ws {
+			i := k
+			if r%2 == 1 {
+				i = len(ws) - 1 - k
+			}
+			s, err := run(ws[i])
+			if err != nil {
+				return nil, fmt.Errorf("workers=%d: %v", ws[i], err)
+			}
+			samples[i] = append(samples[i], s)
+		}
+	}
+	return samples, nil
+}
+
+// speedup is the median over the rounds of base's wall time over ss's in
+// the same round, and the least and greatest of those ratios.
+func speedup(base, ss []sample) (med, lo, hi float64) {
+	r := make([]float64, len(ss))
+	for i := range ss {
+		r[i] = base[i].wall.Seconds() / ss[i].wall.Seconds()
+	}
+	slices.Sort(r)
+	return r[len(r)/2], r[0], r[len(r)-1]
 }
 
 // runOnce runs one check and measures it.
