@@ -11,7 +11,15 @@
 // same machine: the ratio of one round moves less with the machine's
 // drift than a ratio of medians taken over all of them.
 //
-//	go run ./cmd/mxbench [-mxcheck bin/mxcheck] [-runs 5] [-workers 1,2] [NAME...]
+// Before each round and after the last it reads how far apart two cores
+// are (coreDistance: the time a cache line takes between them), and after
+// each benchmark it prints that distance's range and the speedup of the
+// rounds whose two readings were both near (at most -near), both far, or
+// neither. On a virtual machine the host moves the virtual processors,
+// and the workers of a shared search, which exchange many cache lines,
+// are slower when theirs are far apart.
+//
+//	go run ./cmd/mxbench [-mxcheck bin/mxcheck] [-runs 5] [-workers 1,2] [-near 100ns] [NAME...]
 //
 // `make bench` runs it. Timings on a shared machine are noisy: read the
 // medians and the ratios, never a single run.
@@ -55,6 +63,7 @@ func main() {
 	bin := flag.String("mxcheck", "bin/mxcheck", "the mxcheck binary to measure")
 	runs := flag.Int("runs", 5, "runs per configuration and worker count")
 	workers := flag.String("workers", "1,2", "worker counts to compare (the first is the baseline)")
+	nearLimit := flag.Duration("near", 100*time.Nanosecond, "the greatest core distance (one-way cache-line trip) counted as near")
 	flag.Parse()
 	var ws []int
 	for _, f := range strings.Split(*workers, ",") {
@@ -64,6 +73,10 @@ func main() {
 			os.Exit(2)
 		}
 		ws = append(ws, w)
+	}
+	if *nearLimit <= 0 {
+		fmt.Fprintln(os.Stderr, "mxbench: -near must be positive")
+		os.Exit(2)
 	}
 	if *runs < 1 {
 		fmt.Fprintln(os.Stderr, "mxbench: -runs must be at least 1")
@@ -87,7 +100,8 @@ func main() {
 	}
 	fmt.Printf("%-16s %7s %11s %9s %12s %8s %13s %9s %8s %9s\n", "benchmark", "workers", "distinct", "median s", "states/s", "speedup", "range", "peak MiB", "RSS x", "B/state")
 	for _, c := range chosen {
-		samples, err := measure(*runs, ws, func(w int) (sample, error) { return runOnce(*bin, c.args, w) })
+		samples, dist, err := measure(*runs, ws, func(w int) (sample, error) { return runOnce(*bin, c.args, w) },
+			func() time.Duration { return coreDistance(distanceTrips) })
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "mxbench: %s %v\n", c.name, err)
 			os.Exit(1)
@@ -101,16 +115,52 @@ func main() {
 			fmt.Printf("%-16s %7d %11d %9.2f %12.0f %7.2fx %13s %9.0f %7.2fx %9.1f\n", c.name, w, ss[0].distinct, wall,
 				float64(ss[0].distinct)/wall, sp, fmt.Sprintf("%.2f–%.2f", lo, hi), rss/1024, rss/baseRSS, ss[0].perState)
 		}
+		for i, w := range ws[1:] {
+			fmt.Printf("  %s\n", distanceLine(c.name, w, samples[0], samples[i+1], dist, *nearLimit))
+		}
 	}
+}
+
+// distanceLine says how far apart the cores were over a benchmark's rounds
+// and what speedup the near, far and mixed rounds had (byDistance).
+func distanceLine(name string, w int, base, ss []sample, dist []time.Duration, limit time.Duration) string {
+	var read []time.Duration
+	for _, d := range dist {
+		if d > 0 {
+			read = append(read, d)
+		}
+	}
+	if len(read) == 0 {
+		return fmt.Sprintf("%s, %d workers: core distance not measured (fewer than 2 processors)", name, w)
+	}
+	line := fmt.Sprintf("%s, %d workers: cores %d–%d ns apart;", name, w, slices.Min(read).Nanoseconds(), slices.Max(read).Nanoseconds())
+	near, far, mixed := byDistance(base, ss, dist, limit)
+	for _, g := range []struct {
+		what string
+		r    []float64
+	}{{fmt.Sprintf("near (≤ %v)", limit), near}, {"far", far}, {"mixed", mixed}} {
+		if len(g.r) > 0 {
+			line += fmt.Sprintf(" %s %.2fx in %d rounds,", g.what, medianOf(g.r), len(g.r))
+		}
+	}
+	return strings.TrimSuffix(line, ",")
 }
 
 // measure runs rounds rounds of run, each with every worker count of ws
 // once, in turn, the order reversed every other round (so that neither
 // count always runs first, after the other's exit), and returns the
-// samples by worker count, in round order.
-func measure(rounds int, ws []int, run func(w int) (sample, error)) ([][]sample, error) {
+// samples by worker count, in round order, and probe's readings: one
+// before each round and one after the last (none for a nil probe).
+func measure(rounds int, ws []int, run func(w int) (sample, error), probe func() time.Duration) ([][]sample, []time.Duration, error) {
 	samples := make([][]sample, len(ws))
+	var dist []time.Duration
+	read := func() {
+		if probe != nil {
+			dist = append(dist, probe())
+		}
+	}
 	for r := 0; r < rounds; r++ {
+		read()
 		for k := range ws {
 			i := k
 			if r%2 == 1 {
@@ -118,12 +168,13 @@ func measure(rounds int, ws []int, run func(w int) (sample, error)) ([][]sample,
 			}
 			s, err := run(ws[i])
 			if err != nil {
-				return nil, fmt.Errorf("workers=%d: %v", ws[i], err)
+				return nil, nil, fmt.Errorf("workers=%d: %v", ws[i], err)
 			}
 			samples[i] = append(samples[i], s)
 		}
 	}
-	return samples, nil
+	read()
+	return samples, dist, nil
 }
 
 // speedup is the median over the rounds of base's wall time over ss's in
@@ -133,8 +184,7 @@ func speedup(base, ss []sample) (med, lo, hi float64) {
 	for i := range ss {
 		r[i] = base[i].wall.Seconds() / ss[i].wall.Seconds()
 	}
-	slices.Sort(r)
-	return r[len(r)/2], r[0], r[len(r)-1]
+	return medianOf(r), slices.Min(r), slices.Max(r)
 }
 
 // runOnce runs one check and measures it.

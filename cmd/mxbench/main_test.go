@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -32,20 +33,27 @@ func TestSpeedupPerRound(t *testing.T) {
 
 // Each round runs every worker count once, the order reversed every
 // other round, and the samples come back by worker count in round order;
-// a failed run stops the measurement.
+// the core distance is read before each round and after the last; a
+// failed run stops the measurement.
 func TestMeasureAlternates(t *testing.T) {
 	var order []int
 	n := 0
-	samples, err := measure(4, []int{1, 2}, func(w int) (sample, error) {
+	samples, dist, err := measure(4, []int{1, 2}, func(w int) (sample, error) {
 		order = append(order, w)
 		n++
 		return sample{wall: time.Duration(n)}, nil
+	}, func() time.Duration {
+		order = append(order, 0)
+		return time.Duration(100 + n)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []int{1, 2, 2, 1, 1, 2, 2, 1}; !slices.Equal(order, want) {
-		t.Fatalf("order %v, want %v", order, want)
+	if want := []int{0, 1, 2, 0, 2, 1, 0, 1, 2, 0, 2, 1, 0}; !slices.Equal(order, want) {
+		t.Fatalf("order %v (0: a distance read), want %v", order, want)
+	}
+	if want := []time.Duration{100, 102, 104, 106, 108}; !slices.Equal(dist, want) {
+		t.Fatalf("distances %v, want %v", dist, want)
 	}
 	got := func(ss []sample) []time.Duration {
 		var d []time.Duration
@@ -57,13 +65,56 @@ func TestMeasureAlternates(t *testing.T) {
 	if a, b := got(samples[0]), got(samples[1]); !slices.Equal(a, []time.Duration{1, 4, 5, 8}) || !slices.Equal(b, []time.Duration{2, 3, 6, 7}) {
 		t.Fatalf("samples by worker count %v and %v", a, b)
 	}
-	_, err = measure(3, []int{1, 2}, func(w int) (sample, error) {
+	_, _, err = measure(3, []int{1, 2}, func(w int) (sample, error) {
 		if w == 2 {
 			return sample{}, errors.New("boom")
 		}
 		return sample{wall: 1}, nil
-	})
+	}, nil)
 	if err == nil || err.Error() != "workers=2: boom" {
 		t.Fatalf("error %v, want workers=2: boom", err)
+	}
+}
+
+// A round is near when the readings before and after it are both at most
+// the limit, far when both exceed it, and mixed otherwise, a missing
+// reading (0) included.
+func TestByDistance(t *testing.T) {
+	base := walls(2, 2, 2, 2, 2, 2)
+	ss := walls(1, 1.25, 0.8, 1.6, 2, 0.5) // speedups 2, 1.6, 2.5, 1.25, 1, 4
+	dist := []time.Duration{40, 50, 100, 190, 200, 0, 45}
+	near, far, mixed := byDistance(base, ss, dist, 100)
+	if !slices.Equal(near, []float64{2, 1.6}) || !slices.Equal(far, []float64{1.25}) || !slices.Equal(mixed, []float64{2.5, 1, 4}) {
+		t.Fatalf("near %v far %v mixed %v, want [2 1.6] [1.25] [2.5 1 4]", near, far, mixed)
+	}
+	line := distanceLine("ra-n4", 2, base, ss, dist, 100)
+	if want := "ra-n4, 2 workers: cores 40–200 ns apart; near (≤ 100ns) 2.00x in 2 rounds, far 1.25x in 1 rounds, mixed 2.50x in 3 rounds"; line != want {
+		t.Fatalf("line\n%s\nwant\n%s", line, want)
+	}
+	if line := distanceLine("x", 2, base, ss, []time.Duration{0, 0}, 100); line != "x, 2 workers: core distance not measured (fewer than 2 processors)" {
+		t.Fatalf("line without readings: %s", line)
+	}
+}
+
+// coreDistance reads a time a cache line could take between two cores:
+// at least a nanosecond, and at most what the one-second deadline allows
+// (0 with one processor, or when other processes kept the two threads from
+// running at once: then it reads again, up to 5 times).
+func TestCoreDistance(t *testing.T) {
+	if runtime.NumCPU() < 2 || runtime.GOMAXPROCS(0) < 2 {
+		if d := coreDistance(distanceTrips); d != 0 {
+			t.Fatalf("one processor: %v, want 0", d)
+		}
+		return
+	}
+	var d time.Duration
+	for try := 0; try < 5 && d == 0; try++ {
+		d = coreDistance(distanceTrips)
+	}
+	if d < time.Nanosecond || d > time.Second/distanceTrips {
+		t.Fatalf("core distance %v", d)
+	}
+	if d := coreDistance(1); d != 0 {
+		t.Fatalf("one trip: %v, want 0", d)
 	}
 }
