@@ -11,8 +11,8 @@ import (
 // core to another: two goroutines, each on its own thread, hand a counter
 // back and forth trips times, and the time per one-way trip is returned.
 // On a virtual machine it changes as the host moves the virtual processors
-// (on the 2-core machines these figures come from, about 40 ns between
-// cores that share a cache, about 190 ns otherwise), and the two workers
+// (on the 2-core machines these figures come from, about 40–55 ns at some
+// times and 180–270 ns at others), and the two workers
 // of a shared search exchange many lines: a reading explains a round's
 // speedup. It returns 0 when there are not two processors to run on, or
 // when the trips take over a second (the two threads were not running at
@@ -77,8 +77,7 @@ const distanceTrips = 20000
 // both exceed it, and the others (a reading missing, or the two on either
 // side of limit) mixed.
 func byDistance(base, ss []sample, dist []time.Duration, limit time.Duration) (near, far, mixed []float64) {
-	for r := range ss {
-		ratio := base[r].wall.Seconds() / ss[r].wall.Seconds()
+	for r, ratio := range ratios(base, ss) {
 		if r+1 >= len(dist) {
 			mixed = append(mixed, ratio)
 			continue

@@ -131,7 +131,7 @@ func distanceLine(name string, w int, base, ss []sample, dist []time.Duration, l
 		}
 	}
 	if len(read) == 0 {
-		return fmt.Sprintf("%s, %d workers: core distance not measured (fewer than 2 processors)", name, w)
+		return fmt.Sprintf("%s, %d workers: core distance not measured (fewer than 2 processors, or the two threads never ran at once)", name, w)
 	}
 	line := fmt.Sprintf("%s, %d workers: cores %d–%d ns apart;", name, w, slices.Min(read).Nanoseconds(), slices.Max(read).Nanoseconds())
 	near, far, mixed := byDistance(base, ss, dist, limit)
@@ -180,11 +180,17 @@ func measure(rounds int, ws []int, run func(w int) (sample, error), probe func()
 // speedup is the median over the rounds of base's wall time over ss's in
 // the same round, and the least and greatest of those ratios.
 func speedup(base, ss []sample) (med, lo, hi float64) {
+	r := ratios(base, ss)
+	return medianOf(r), slices.Min(r), slices.Max(r)
+}
+
+// ratios is, for each round, base's wall time over ss's.
+func ratios(base, ss []sample) []float64 {
 	r := make([]float64, len(ss))
 	for i := range ss {
 		r[i] = base[i].wall.Seconds() / ss[i].wall.Seconds()
 	}
-	return medianOf(r), slices.Min(r), slices.Max(r)
+	return r
 }
 
 // runOnce runs one check and measures it.
