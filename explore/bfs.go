@@ -7,7 +7,6 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/mxcheck/mxcheck/model"
 )
@@ -164,9 +163,7 @@ type bfsWorker struct {
 	into    model.State // evaluate's decoding target
 	dec     model.State // expandUnits' decoding target
 	buf     []byte
-	outcome []uint8      // offerSharedBatch's scratch
-	adds    []pendingAdd // offerSharedBatch's scratch
-	tally   *tally       // in a shared BFS: its claims not yet counted in their shards
+	outcome []uint8 // offerSharedBatch's scratch
 
 	// per level, in expansion order: ids expanded and transitions counted
 	expanded []uint32
@@ -242,7 +239,7 @@ func (c *Checker) bfs() *Result {
 	r.pool.New = func() any { return new(batch) }
 	inMem := c.levelInMemory()
 	if n > 1 {
-		r.shared = newSharedSeen(c.opt.Fingerprint == 128, n)
+		r.shared = newSharedSeen(c.opt.Fingerprint == 128)
 	}
 	for i := 0; i < n; i++ {
 		r.w = append(r.w, r.newWorker(i, n, inMem))
@@ -338,8 +335,6 @@ func (r *bfsRun) newWorker(i, n, inMem int) *bfsWorker {
 	w.indexed = n > 1
 	if r.shared == nil {
 		w.seen, w.index = newSeenSet(c.opt.Fingerprint == 128), newFPIndex()
-	} else {
-		w.tally = new(tally)
 	}
 	if c.codec != nil && !c.opt.POR {
 		// Partial-order reduction's cycle proviso asks the seen-set
@@ -386,16 +381,6 @@ func (r *bfsRun) initial() {
 	}
 }
 
-// tallies are the workers' tallies of their claims in the shared
-// seen-set.
-func (r *bfsRun) tallies() []*tally {
-	ts := make([]*tally, len(r.w))
-	for i, w := range r.w {
-		ts[i] = w.tally
-	}
-	return ts
-}
-
 // insert adds f to the seen-set (worker w's, unless shared) and reports
 // whether it was new.
 func (r *bfsRun) insert(w *bfsWorker, f fingerprint) bool {
@@ -417,9 +402,6 @@ func (r *bfsRun) level(depth int) {
 		w.stamp = stampOf(depth + 1)
 		w.expandLevel(cut, wantDeadlock)
 	})
-	if r.shared != nil {
-		r.shared.flushTallies(r.tallies())
-	}
 	if r.failed() {
 		return
 	}
@@ -1012,10 +994,11 @@ func (w *bfsWorker) evaluate(c *newState, key uint64, enc []byte, st model.State
 }
 
 // offerShared is offer in a shared BFS: the worker that reaches a state
-// offers it in the shared seen-set. The first to reach it in the level
-// keeps it among its candidates; another worker's offer in the level is
-// noted (late), and after the level the least key offered wins
-// (settlePart). A worker's candidates are its own during the level.
+// offers it in the shared seen-set, under its shard's lock. The first to
+// reach it in the level keeps it among its candidates; another worker's
+// offer in the level is noted (late), and after the level the least key
+// offered wins (settlePart). The lock is held for the table alone: a
+// worker's candidates are its own during the level.
 func (w *bfsWorker) offerShared(f fingerprint, key uint64, tix uint32, enc []byte, st model.State, owned bool) {
 	w.settleOffer(w.reachShared(f), f, key, tix, enc, st, owned)
 }
@@ -1035,43 +1018,21 @@ func (w *bfsWorker) settleOffer(o uint8, f fingerprint, key uint64, tix uint32, 
 	// worker, with a lesser key.
 }
 
-// offerSharedBatch is offerBatch in a shared BFS, in three passes: the
-// first reads each successor's slot in the shared seen-set, which settles
-// most of them (sharedSeen.settled); the second adds the others, or flags
-// them offered (addShared); the third keeps the new ones and notes the
-// late ones.
-//
-// An addition is a compare-and-swap, which waits until it owns its slot's
-// cache line and every store before it is done. Read, the line is often
-// shared with the other core's cache, or held by it; when the host puts
-// the two cores far apart, a lock's atomic instruction waiting for such
-// lines cost about 10% of a search (RA N=4, 2 workers). So the first pass
-// asks for each line an addition will write to be brought over for
-// writing (prefetchWrite), and those transfers overlap the rest of its
-// reads; and the stores that keeping a new state makes (its candidate,
-// its encoding, its decoding: fresh lines, cache misses) come after all
-// the additions. Nothing reads a worker's candidates during the level, so
-// keeping them after the whole batch is settled changes nothing.
+// offerSharedBatch is offerBatch in a shared BFS, in two passes: the
+// first settles each successor in the shared seen-set (reachShared), the
+// second keeps the new ones and notes the late ones. A lock's atomic
+// instructions wait for every store before them to complete; in one pass,
+// they would wait for the stores that keeping a new state makes (its
+// candidate, its encoding, its decoding: fresh lines, cache misses), so
+// the seen-set's updates are made together, with only the table's own
+// writes between them. Nothing reads a worker's candidates during the
+// level, so keeping them after the whole batch is settled changes nothing.
 func (w *bfsWorker) offerSharedBatch(b *batch) {
-	r := w.r
-	by := w.sharedBy()
-	claims := r.shared.canClaim(by)
-	out, add := w.outcome[:0], w.adds[:0]
-	for i, f := range b.fps {
-		ok, at, t := r.shared.settled(f, w.stamp, by)
-		out = append(out, offerKnown)
-		if !ok {
-			if claims && canPrefetchWrite && atomic.LoadUint64(&t[at]) == 0 {
-				prefetchWrite(unsafe.Pointer(&t[at]))
-			}
-			add = append(add, pendingAdd{i: int32(i), at: at, t: t})
-		}
+	out := w.outcome[:0]
+	for _, f := range b.fps {
+		out = append(out, w.reachShared(f))
 	}
-	for _, a := range add {
-		out[a.i] = w.addShared(b.fps[a.i], by, a.at, a.t)
-	}
-	clear(add) // no table stays referenced
-	w.outcome, w.adds = out, add[:0]
+	w.outcome = out
 	start := 0
 	for i, o := range out {
 		enc := b.data[start:b.ends[i]]
@@ -1089,36 +1050,26 @@ const (
 	offerLate               // reached first in this level by another worker (see offerShared)
 )
 
-// pendingAdd is an offer of a batch that its read did not settle: the
-// offer's index, and the table and slot where the read stopped.
-type pendingAdd struct {
-	i  int32
-	at uint64
-	t  []uint64
-}
-
-// sharedBy is the worker's offered flag in a shared seen-set (0: none).
-func (w *bfsWorker) sharedBy() uint64 {
-	if w.id < sharedByMax {
-		return sharedBy0 << w.id
-	}
-	return 0
-}
-
-// reachShared adds f to the shared seen-set, unless a read alone settles
-// the offer.
+// reachShared adds f to the shared seen-set, under its shard's lock unless
+// a read without it settles the offer.
 func (w *bfsWorker) reachShared(f fingerprint) uint8 {
-	by := w.sharedBy()
-	ok, at, t := w.r.shared.settled(f, w.stamp, by)
+	r := w.r
+	by := uint64(0)
+	if w.id < sharedByMax {
+		by = sharedBy0 << w.id
+	}
+	ok, at, n := r.shared.settled(f, w.stamp, by)
 	if ok {
 		return offerKnown
 	}
-	return w.addShared(f, by, at, t)
-}
-
-// addShared is sharedSeen.add for the worker, as an outcome.
-func (w *bfsWorker) addShared(f fingerprint, by, at uint64, t []uint64) uint8 {
-	isNew, inLevel, again := w.r.shared.add(f, w.stamp, by, at, t, w.tally)
+	sh := r.shared.shard(f)
+	sh.mu.Lock()
+	slots := len(sh.s.lo)
+	isNew, inLevel, again := sh.s.reachStamped(f, w.stamp, by, at, n)
+	if len(sh.s.lo) != slots {
+		sh.publish() // the addition grew the table
+	}
+	sh.mu.Unlock()
 	switch {
 	case isNew:
 		return offerNew

@@ -200,7 +200,7 @@ func TestUnitsSameSearch(t *testing.T) {
 // a share of its own (shareStart).
 func TestShareLevel(t *testing.T) {
 	mk := func(ids ...[]uint32) *bfsRun {
-		r := &bfsRun{shared: newSharedSeen(false, 2)}
+		r := &bfsRun{shared: newSharedSeen(false)}
 		for i, l := range ids {
 			w := &bfsWorker{id: i, cur: &level{codec: toyBytes{}, max: 1 << 30}}
 			for _, id := range l {
