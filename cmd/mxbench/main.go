@@ -2,7 +2,13 @@
 // configuration it runs `mxcheck check` as a separate process with 1 and
 // with 2 workers, alternating, several times, and prints the distinct
 // states, median wall time, states/s, the speedup of 2 workers over 1,
-// peak RSS and the seen-set + parent-link bytes per state.
+// peak RSS and the seen-set + parent-link bytes per state; then where a
+// speedup short of the worker count goes: the processor time the run took
+// against the baseline's (cpu x, the median of the rounds' ratios: more
+// work, or the same work slowed by the other core) and how busy its
+// workers were (busy: processor time over workers × wall time, the
+// median of the runs; what is left is waiting). In one round, speedup =
+// workers × busy / cpu x.
 //
 // Each round runs every worker count once, in turn, the order reversed
 // every other round; the speedup is the median over the rounds of each
@@ -53,6 +59,7 @@ var configs = []config{
 // sample is one run.
 type sample struct {
 	wall     time.Duration
+	cpu      time.Duration // user and system time of the process
 	rssKB    int64
 	distinct int64
 	perState float64
@@ -98,7 +105,7 @@ func main() {
 			chosen = append(chosen, configs[i])
 		}
 	}
-	fmt.Printf("%-16s %7s %11s %9s %12s %8s %13s %9s %8s %9s\n", "benchmark", "workers", "distinct", "median s", "states/s", "speedup", "range", "peak MiB", "RSS x", "B/state")
+	fmt.Printf("%-16s %7s %11s %9s %12s %8s %13s %9s %8s %9s %7s %6s\n", "benchmark", "workers", "distinct", "median s", "states/s", "speedup", "range", "peak MiB", "RSS x", "B/state", "cpu x", "busy")
 	for _, c := range chosen {
 		samples, dist, err := measure(*runs, ws, func(w int) (sample, error) { return runOnce(*bin, c.args, w) },
 			func() time.Duration { return coreDistance(distanceTrips) })
@@ -112,8 +119,9 @@ func main() {
 			wall := median(ss, func(s sample) float64 { return s.wall.Seconds() })
 			rss := median(ss, func(s sample) float64 { return float64(s.rssKB) })
 			sp, lo, hi := speedup(samples[0], ss)
-			fmt.Printf("%-16s %7d %11d %9.2f %12.0f %7.2fx %13s %9.0f %7.2fx %9.1f\n", c.name, w, ss[0].distinct, wall,
-				float64(ss[0].distinct)/wall, sp, fmt.Sprintf("%.2f–%.2f", lo, hi), rss/1024, rss/baseRSS, ss[0].perState)
+			fmt.Printf("%-16s %7d %11d %9.2f %12.0f %7.2fx %13s %9.0f %7.2fx %9.1f %6.2fx %5.0f%%\n", c.name, w, ss[0].distinct, wall,
+				float64(ss[0].distinct)/wall, sp, fmt.Sprintf("%.2f–%.2f", lo, hi), rss/1024, rss/baseRSS, ss[0].perState,
+				work(samples[0], ss), 100*busy(ss, w))
 		}
 		for i, w := range ws[1:] {
 			fmt.Printf("  %s\n", distanceLine(c.name, w, samples[0], samples[i+1], dist, *nearLimit))
@@ -193,6 +201,22 @@ func ratios(base, ss []sample) []float64 {
 	return r
 }
 
+// work is the median over the rounds of ss's processor time over base's
+// in the same round.
+func work(base, ss []sample) float64 {
+	r := make([]float64, len(ss))
+	for i := range ss {
+		r[i] = ss[i].cpu.Seconds() / base[i].cpu.Seconds()
+	}
+	return medianOf(r)
+}
+
+// busy is the median over ss of the processor time over w workers' wall
+// time: the share of the time the workers were running.
+func busy(ss []sample, w int) float64 {
+	return median(ss, func(s sample) float64 { return s.cpu.Seconds() / (float64(w) * s.wall.Seconds()) })
+}
+
 // runOnce runs one check and measures it.
 func runOnce(bin string, args []string, workers int) (sample, error) {
 	cmd := exec.Command(bin, append(append([]string{"check"}, args...), "--workers", strconv.Itoa(workers), "--json", "--quiet")...)
@@ -215,6 +239,7 @@ func runOnce(bin string, args []string, workers int) (sample, error) {
 	s := sample{wall: wall, distinct: r.Stats.Distinct, perState: r.Stats.BytesPerState, verdict: r.Verdict}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		s.rssKB = ru.Maxrss
+		s.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
 	return s, nil
 }

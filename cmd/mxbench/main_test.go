@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
@@ -116,5 +118,51 @@ func TestCoreDistance(t *testing.T) {
 	}
 	if d := coreDistance(1); d != 0 {
 		t.Fatalf("one trip: %v, want 0", d)
+	}
+}
+
+// cpu x is the median of the rounds' processor-time ratios, and busy the
+// median share of the workers' wall time they ran; in a round, speedup =
+// workers × busy / cpu x. Here the second round's machine is twice as
+// slow, which moves neither figure.
+func TestWorkAndBusy(t *testing.T) {
+	s := func(wall, cpu float64) sample {
+		return sample{wall: time.Duration(wall * float64(time.Second)), cpu: time.Duration(cpu * float64(time.Second))}
+	}
+	base := []sample{s(1.0, 1.0), s(2.0, 2.0), s(1.0, 1.0)}
+	two := []sample{s(0.55, 1.045), s(1.1, 2.09), s(0.6, 1.1)}
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	if w := work(base, two); !near(w, 1.045) {
+		t.Fatalf("cpu x %v, want 1.045 (the median round)", w)
+	}
+	if b := busy(two, 2); !near(b, 0.95) {
+		t.Fatalf("busy %v, want 0.95", b)
+	}
+	sp := ratios(base[:1], two[:1])[0]
+	if b, w := busy(two[:1], 2), work(base[:1], two[:1]); !near(sp, 2*b/w) {
+		t.Fatalf("speedup %v, but 2 × busy %v / cpu x %v = %v", sp, b, w, 2*b/w)
+	}
+}
+
+// runOnce reads the run's summary and its resources from the process: a
+// stand-in for mxcheck that spins for a while counts processor time.
+func TestRunOnceMeasures(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "fake")
+	script := `#!/bin/sh
+i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done
+echo '{"verdict":"VERIFIED","stats":{"distinct":42,"bytes_per_state":14.5}}'
+`
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := runOnce(bin, []string{"ra"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.distinct != 42 || s.perState != 14.5 || s.verdict != "VERIFIED" {
+		t.Fatalf("summary read as %+v", s)
+	}
+	if s.cpu < 10*time.Millisecond || s.cpu > 2*s.wall+10*time.Millisecond || s.rssKB == 0 {
+		t.Fatalf("cpu %v over wall %v, rss %d KB: not the process's", s.cpu, s.wall, s.rssKB)
 	}
 }
