@@ -194,9 +194,14 @@ func speedup(base, ss []sample) (med, lo, hi float64) {
 
 // ratios is, for each round, base's wall time over ss's.
 func ratios(base, ss []sample) []float64 {
+	return perRound(base, ss, func(b, s sample) float64 { return b.wall.Seconds() / s.wall.Seconds() })
+}
+
+// perRound is f of base's and ss's samples of each round.
+func perRound(base, ss []sample, f func(b, s sample) float64) []float64 {
 	r := make([]float64, len(ss))
 	for i := range ss {
-		r[i] = base[i].wall.Seconds() / ss[i].wall.Seconds()
+		r[i] = f(base[i], ss[i])
 	}
 	return r
 }
@@ -204,11 +209,7 @@ func ratios(base, ss []sample) []float64 {
 // work is the median over the rounds of ss's processor time over base's
 // in the same round.
 func work(base, ss []sample) float64 {
-	r := make([]float64, len(ss))
-	for i := range ss {
-		r[i] = ss[i].cpu.Seconds() / base[i].cpu.Seconds()
-	}
-	return medianOf(r)
+	return medianOf(perRound(base, ss, func(b, s sample) float64 { return s.cpu.Seconds() / b.cpu.Seconds() }))
 }
 
 // busy is the median over ss of the processor time over w workers' wall
